@@ -1,0 +1,511 @@
+"""One hand: three bazas, the truco ladder, the envido chain and the mazo (RULES.md 3-6).
+
+This is the hot path of every bot and simulation, so it is written plainly: positions and
+cards are small ints, the legal actions of the state are computed once and cached, and
+:meth:`Hand.apply` dispatches on the action's int. Inside a hand, players are numbered by
+*position*: 0 is the hand's mano, then playing order; :attr:`Hand.seat_of` maps positions to
+table seats (a pica-pica duel is a hand of two positions).
+
+Only one player may act at any moment (RULES.md 4: one answerer per call), so an action
+needs no seat: it is always the :attr:`Hand.actor`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from truco.actions import (
+    ENVIDO,
+    ENVIDO_BY_NAME,
+    FALTA_ENVIDO,
+    JOC_FORA,
+    MAZO,
+    NO_QUIERO,
+    QUIERO,
+    TRUCO,
+    TRUCO_CALLS,
+)
+from truco.cards import STRENGTH, envido_cards, envido_value
+from truco.envido import accepted_points, falta_points, rejected_points, statements
+from truco.errors import IllegalActionError
+from truco.variants import Rules
+
+#: Envido state of a hand.
+ENVIDO_OPEN: Final = 0  # not called yet
+ENVIDO_PENDING: Final = 1  # a call waits for its answer
+ENVIDO_ACCEPTED: Final = 2  # "quiero": to be compared (now or at the end of the hand)
+ENVIDO_REJECTED: Final = 3  # "no quiero"
+ENVIDO_SETTLED: Final = 4  # accepted and compared
+
+_QUIERO_PAIR: Final = (QUIERO, NO_QUIERO)
+
+_ENVIDO_NAMES: Final = {v: k for k, v in ENVIDO_BY_NAME.items()}
+
+
+class Layout:
+    """What a hand's seating fixes: teams by position, the next position, the call tables.
+
+    Built once per (rules, seating) and shared by every hand with that seating.
+    """
+
+    __slots__ = ("extras", "next", "openings", "raises", "rules", "seat_of", "team", "team_sizes")
+
+    def __init__(self, rules: Rules, seats: tuple[int, ...]) -> None:
+        k = len(seats)
+        self.rules = rules
+        self.seat_of = seats
+        self.team = tuple(s & 1 for s in seats)
+        self.next = tuple((p + 1) % k for p in range(k))
+        self.team_sizes = (self.team.count(0), self.team.count(1))
+        self.openings = tuple(ENVIDO_BY_NAME[c] for c in rules.envido_calls)
+        extras = []
+        for truco_call in range(5):
+            truco_part = (TRUCO_CALLS[truco_call],) if truco_call else ()
+            extras.append(((*truco_part, MAZO), (*truco_part, *self.openings, MAZO)))
+        #: The answers to an envido call, by the chain's last call and number of envidos so far.
+        self.raises: dict[tuple[int, int], tuple[int, ...]] = {}
+        for call in self.openings:
+            for count in range(4):
+                allowed = [ENVIDO_BY_NAME[r] for r in rules.raises_after(_ENVIDO_NAMES[call])]
+                if rules.max_envidos and ENVIDO in allowed and count >= rules.max_envidos:
+                    allowed.remove(ENVIDO)
+                self.raises[call, count] = (QUIERO, NO_QUIERO, *allowed)
+        #: The non-card actions of a free turn, by (truco call level or 0, envido window open).
+        self.extras: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(extras)
+
+
+_layouts: dict[tuple[int, tuple[int, ...]], Layout] = {}
+
+
+def layout(rules: Rules, seats: tuple[int, ...]) -> Layout:
+    """The shared :class:`Layout` of ``rules`` with the hand's ``seats`` (mano first)."""
+    key = (id(rules), seats)
+    found = _layouts.get(key)
+    if found is None or found.rules is not rules:
+        found = _layouts[key] = Layout(rules, seats)
+    return found
+
+
+class Hand:
+    """The state of one hand, from the deal to its last point.
+
+    ``deal`` holds each position's three cards (position 0 is the mano); ``score`` is the
+    match's score list, which the hand updates in place as it scores (RULES.md 7: points
+    beyond the target are dropped, and the hand stops when a team reaches it).
+    """
+
+    __slots__ = (
+        "_answers",
+        "_extras",
+        "_layout",
+        "_legal",
+        "_next",
+        "_openings",
+        "acted",
+        "actor",
+        "alive",
+        "alive_count",
+        "baza",
+        "baza_leader",
+        "baza_results",
+        "best_pos",
+        "best_strength",
+        "dealt",
+        "envido_answerer",
+        "envido_chain",
+        "envido_state",
+        "envido_winner",
+        "falta_fixed",
+        "held",
+        "history",
+        "k",
+        "n_played",
+        "over",
+        "parda",
+        "points",
+        "rules",
+        "said",
+        "score",
+        "seat_of",
+        "shown",
+        "target_reached",
+        "team",
+        "truco_answerer",
+        "truco_caller",
+        "truco_level",
+        "truco_owner",
+        "truco_pending",
+        "turn",
+        "unplayed_first",
+        "values",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: Sequence[int],
+        deal: Sequence[Sequence[int]],
+        score: list[int],
+        falta_fixed: int = 0,
+    ) -> None:
+        lay = layout(rules, seats if type(seats) is tuple else tuple(seats))
+        k = len(lay.seat_of)
+        self.rules = rules
+        self.k = k
+        self.seat_of = lay.seat_of
+        self.team = lay.team
+        self._next = lay.next
+        self._extras = lay.extras
+        self._openings = lay.openings
+        self._layout = lay
+        self.dealt: tuple[tuple[int, ...], ...] = (
+            deal if type(deal) is tuple else tuple(tuple(c) for c in deal)
+        )
+        self.held: list[list[int]] = [list(c) for c in deal]
+        self.score = score
+        self.falta_fixed = falta_fixed
+        self.alive = [True] * k
+        self.alive_count = list(lay.team_sizes)
+        self.unplayed_first = list(lay.team_sizes)
+        self.acted = [False] * k
+        self.baza = 0
+        self.baza_results: list[int] = []
+        self.baza_leader = 0
+        self.n_played = 0
+        self.best_strength = -1
+        self.best_pos = -1
+        self.parda = False
+        self.turn = 0
+        self.actor = 0
+        self.truco_level = 0
+        self.truco_owner = -1
+        self.truco_pending = 0
+        self.truco_caller = -1
+        self.truco_answerer = -1
+        self.envido_state = ENVIDO_OPEN
+        self.envido_chain: tuple[int, ...] = ()
+        self.envido_answerer = -1
+        self.envido_winner = -1
+        self.values: tuple[int, ...] = ()
+        self.said: tuple[tuple[int, int | None], ...] = ()
+        self.shown: tuple[int, ...] = ()
+        self.points = [0, 0]
+        self.target_reached = False
+        self.over = False
+        self.history: list[int] = []
+        self._answers: tuple[int, ...] = ()
+        self._legal: tuple[int, ...] | None = None
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions the :attr:`actor` may take now; empty once the hand is over."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _envido_window(self, p: int) -> bool:
+        """Whether position ``p`` may open the envido now (RULES.md 5.1)."""
+        if self.baza or self.envido_state or self.truco_level:
+            return False
+        if self.rules.envido_window == "team":
+            return self.unplayed_first[self.team[p]] > 0
+        return not self.acted[p]
+
+    def _compute_legal(self) -> tuple[int, ...]:
+        if self.over:
+            return ()
+        if self.envido_state == ENVIDO_PENDING:
+            return self._answers
+        p = self.actor
+        pending = self.truco_pending
+        if pending:
+            answers: tuple[int, ...] = _QUIERO_PAIR
+            if self.rules.truco_raise_as_response and pending < self.rules.max_truco_level:
+                answers = (*answers, TRUCO_CALLS[pending + 1])
+            if self._envido_window(p):
+                answers = answers + self._openings
+            return answers
+        level = self.truco_level
+        if level == 0:
+            call = 1
+        elif self.truco_owner == self.team[p] and level < self.rules.max_truco_level:
+            call = level + 1
+        else:
+            call = 0
+        return tuple(self.held[p]) + self._extras[call][self._envido_window(p)]
+
+    def why_illegal(self, action: int) -> str | None:
+        """Why ``action`` is not legal now, in words; None when it is legal."""
+        from truco.legality import explain
+
+        return explain(self, action)
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: int) -> None:
+        """Take ``action`` for the :attr:`actor`; an illegal one raises and changes nothing."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise IllegalActionError(self.why_illegal(action) or "not allowed now")
+        self._legal = None
+        self.history.append(self.seat_of[self.actor] << 6 | action)
+        if action < 40:
+            self._play(action)
+        elif action <= JOC_FORA:
+            self._call_truco(action - TRUCO + 1)
+        elif action <= FALTA_ENVIDO:
+            self._call_envido(action)
+        elif action == QUIERO:
+            self._quiero()
+        elif action == NO_QUIERO:
+            self._no_quiero()
+        else:
+            self._mazo()
+
+    def _play(self, card: int) -> None:
+        p = self.actor
+        self.held[p].remove(card)
+        self.acted[p] = True
+        if self.baza == 0:
+            self.unplayed_first[self.team[p]] -= 1
+        strength = STRENGTH[card]
+        if strength > self.best_strength:
+            self.best_strength = strength
+            self.best_pos = p
+            self.parda = False
+        elif strength == self.best_strength and self.team[p] != self.team[self.best_pos]:
+            self.parda = True
+        self.n_played += 1
+        self._advance(p)
+
+    def _advance(self, p: int) -> None:
+        """After ``p`` played or left: end the baza, or pass the turn to the next player."""
+        if self.n_played >= self.alive_count[0] + self.alive_count[1]:
+            self._end_baza()
+            return
+        nxt = self._next
+        alive = self.alive
+        q = nxt[p]
+        while not alive[q]:
+            q = nxt[q]
+        self.turn = self.actor = q
+
+    def _end_baza(self) -> None:
+        """RULES.md 3: score the baza, stop when the hand is decided, else lead the next."""
+        results = self.baza_results
+        results.append(-1 if self.parda else self.team[self.best_pos])
+        winner = _truco_winner(results, self.team[0])
+        if winner >= 0:
+            self._finish(winner)
+            return
+        self.baza += 1
+        self.n_played = 0
+        self.best_strength = -1
+        if self.parda:
+            q = 0
+            while not self.alive[q]:
+                q += 1
+        else:
+            q = self.best_pos
+        self.baza_leader = self.turn = self.actor = q
+
+    def _first_opponent_after(self, p: int) -> int:
+        """The answerer of a call by ``p``: the first opponent after ``p`` still in (RULES.md 4)."""
+        nxt = self._next
+        team = self.team[p]
+        q = nxt[p]
+        while not self.alive[q] or self.team[q] == team:
+            q = nxt[q]
+        return q
+
+    def _call_truco(self, level: int) -> None:
+        p = self.actor
+        if self.truco_pending:  # a raise as response accepts the bet it answers
+            self.truco_level = self.truco_pending
+            self.truco_owner = self.team[p]
+        self.acted[p] = True
+        self.truco_pending = level
+        self.truco_caller = p
+        self.truco_answerer = self.actor = self._first_opponent_after(p)
+
+    def _call_envido(self, call: int) -> None:
+        p = self.actor
+        chain = self.envido_chain = (*self.envido_chain, call)
+        self.envido_state = ENVIDO_PENDING
+        self.envido_answerer = self.actor = self._first_opponent_after(p)
+        self._answers = self._layout.raises[call, min(chain.count(ENVIDO), 3)]
+
+    def _after_envido_answer(self) -> None:
+        if self.over:
+            return
+        self.actor = self.truco_answerer if self.truco_pending else self.turn
+
+    def _quiero(self) -> None:
+        p = self.actor
+        if self.envido_state == ENVIDO_PENDING:
+            self.envido_state = ENVIDO_ACCEPTED
+            if self.rules.envido_settled == "at_once":
+                self._settle_envido()
+            self._after_envido_answer()
+            return
+        self.truco_level = self.truco_pending
+        self.truco_owner = self.team[p]
+        self.acted[p] = True
+        self.truco_pending = 0
+        self.actor = self.turn
+
+    def _no_quiero(self) -> None:
+        if self.envido_state == ENVIDO_PENDING:
+            self.envido_state = ENVIDO_REJECTED
+            if self.rules.envido_settled == "at_once":
+                self._score_rejected_envido()
+            self._after_envido_answer()
+            return
+        self.acted[self.actor] = True
+        caller_team = self.team[self.truco_caller]
+        self._finish(caller_team, self.truco_pending)
+
+    def _mazo(self) -> None:
+        """RULES.md 6: the player's cards leave the hand; the team is out when all have gone."""
+        p = self.actor
+        team = self.team[p]
+        penalty = 0
+        if (
+            self.baza == 0
+            and self.envido_state == ENVIDO_OPEN
+            and self.truco_level == 0
+            and self.rules.mazo_penalty_first_baza
+            and self._any_envido_window()
+        ):
+            penalty = self.rules.mazo_penalty_first_baza
+        self.alive[p] = False
+        self.alive_count[team] -= 1
+        if self.baza == 0:
+            self.unplayed_first[team] -= 1
+        if self.alive_count[team] == 0:
+            winner = 1 - team
+            self._finish(winner, extra=penalty)
+        else:
+            self._advance(p)
+
+    def _any_envido_window(self) -> bool:
+        if self.rules.envido_window == "team":
+            return self.unplayed_first[0] > 0 or self.unplayed_first[1] > 0
+        return not all(a for a, live in zip(self.acted, self.alive, strict=True) if live)
+
+    # ------------------------------------------------------------------ scoring
+
+    def _score(self, team: int, points: int) -> None:
+        """Add ``points`` to ``team``, capped at the target (RULES.md 7)."""
+        room = self.rules.target - self.score[team]
+        if points >= room:
+            points = room
+            self.target_reached = True
+        self.score[team] += points
+        self.points[team] += points
+
+    def _truco_value(self, winner: int) -> int:
+        """What the truco is worth to ``winner`` now (RULES.md 4): 1 without an accepted bet;
+        joc fora is whatever the winner still needs to reach the target."""
+        level = self.truco_level
+        if level == 4:
+            return self.rules.target - self.score[winner]
+        return level + 1
+
+    def _settle_envido(self) -> None:
+        """Compare the accepted envido among the players still in (RULES.md 5.5) and score it."""
+        teams = self.team
+        order = [p for p in range(self.k) if self.alive[p]]
+        values = self.values = tuple(envido_value(c) for c in self.dealt)
+        said, winner = statements(values, teams, order)
+        self.said = tuple(said)
+        self.envido_winner = winner
+        self.envido_state = ENVIDO_SETTLED
+        winner_team = teams[winner]
+        falta = 0
+        if self.envido_chain[-1] == FALTA_ENVIDO:
+            rules = self.rules
+            falta = falta_points(
+                self.score, winner_team, rules.target, rules.falta_rule, self.falta_fixed
+            )
+        self._score(winner_team, accepted_points(self.envido_chain, falta))
+        if self.target_reached:
+            self._end()
+
+    def _score_rejected_envido(self) -> None:
+        """RULES.md 5.3: the team of the last call scores what was accepted before it."""
+        caller_team = 1 - self.team[self.envido_answerer]
+        self._score(caller_team, rejected_points(self.envido_chain))
+        if self.target_reached:
+            self._end()
+
+    def _finish(self, truco_winner: int, fixed: int = -1, extra: int = 0) -> None:
+        """End the hand: envido first (when settled at the end), then the truco (RULES.md 5.5).
+
+        The truco is worth ``fixed`` points (a rejected call) or, when ``fixed`` is -1, its
+        current value (computed after the envido, which matters for joc fora) plus ``extra``
+        (the first-baza mazo penalty, RULES.md 6).
+        """
+        if self.rules.envido_settled == "end_of_hand":
+            if self.envido_state == ENVIDO_ACCEPTED:
+                self._settle_envido()
+            elif self.envido_state == ENVIDO_REJECTED:
+                self._score_rejected_envido()
+            if self.over:
+                return
+        points = fixed if fixed >= 0 else self._truco_value(truco_winner) + extra
+        self._score(truco_winner, points)
+        self._end()
+
+    def _end(self) -> None:
+        self.over = True
+        self._legal = ()
+        self.actor = -1
+        if self.envido_winner >= 0:
+            self.shown = envido_cards(self.dealt[self.envido_winner])
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def actor_seat(self) -> int:
+        """The table seat to act, or -1 when the hand is over."""
+        return self.seat_of[self.actor] if self.actor >= 0 else -1
+
+    def truco_winner_so_far(self) -> int:
+        """The team that has won the bazas if the hand was decided by them, else -1."""
+        return _truco_winner(self.baza_results, self.team[0])
+
+
+def _truco_winner(results: Sequence[int], mano_team: int) -> int:
+    """The team that wins the bazas so far, or -1 while undecided (RULES.md 3).
+
+    ``results`` holds each baza's winning team, -1 for a parda.
+
+    >>> _truco_winner([0, -1], 1), _truco_winner([-1, -1, -1], 1), _truco_winner([0, 1, -1], 1)
+    (0, 1, 0)
+    >>> _truco_winner([0, 1], 0), _truco_winner([-1, -1], 0)
+    (-1, -1)
+    """
+    n = len(results)
+    if n < 2:
+        return -1
+    a, b = results[0], results[1]
+    if n == 2:
+        if a == b:
+            return a
+        if a == -1:
+            return b
+        if b == -1:
+            return a
+        return -1
+    c = results[2]
+    if c != -1:
+        return c
+    if a != -1:
+        return a
+    return mano_team

@@ -1,0 +1,281 @@
+"""The match: score, camas, mano rotation, pica-pica and dealing (RULES.md 2, 7, 8, 9).
+
+A :class:`Match` is the state every interface drives: ``legal_actions()`` then ``apply()``.
+It deals the next hand itself from its seeded generator, or, with ``auto_deal=False``, waits
+for :meth:`Match.start_hand` to be given the cards (as the referee does for a record).
+
+>>> m = Match(find_variant("argentino"), seed=1)
+>>> m.turn, len(m.legal_actions()) > 3
+(0, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from truco.actions import Move
+from truco.cards import NAMES
+from truco.errors import IllegalActionError, InvalidCardError
+from truco.hand import Hand
+from truco.variants import Rules, find_variant
+
+if TYPE_CHECKING:
+    from truco.observation import Observation
+
+REDONDO = "redondo"
+PICA_PICA = "pica-pica"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchStart:
+    """Where a match started: what a record of it states before its hands."""
+
+    score: tuple[int, int]
+    camas: tuple[int, int]
+    mano: int
+    kind: str
+
+
+@dataclass(slots=True)
+class HandLog:
+    """What happened in one hand of the match: the record of it (NOTATION.md ``[[hands]]``)."""
+
+    mano: int
+    kind: str
+    cards: tuple[tuple[int, ...], ...]
+    moves: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    complete: bool = False
+
+    def actions(self) -> list[Move]:
+        return [Move(m >> 6, m & 63) for m in self.moves]
+
+
+class Match:
+    """A whole game between two teams, hand after hand, until a team wins (RULES.md 7)."""
+
+    __slots__ = (
+        "_auto",
+        "_deck",
+        "_duels",
+        "_reset_next",
+        "camas",
+        "hand",
+        "hands",
+        "kind",
+        "mano",
+        "n",
+        "over",
+        "pica_started",
+        "rng",
+        "rules",
+        "score",
+        "start",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        rules: Rules | str = "argentino",
+        *,
+        seed: int | None = None,
+        score: Sequence[int] = (0, 0),
+        camas: Sequence[int] = (0, 0),
+        mano: int = 0,
+        next_hand: str | None = None,
+        auto_deal: bool = True,
+    ) -> None:
+        if isinstance(rules, str):
+            rules = find_variant(rules)
+        self.rules = rules
+        self.n = rules.players
+        if not 0 <= mano < self.n:
+            raise IllegalActionError(f"mano: seat {mano} is not at a table of {self.n}")
+        self.score = [min(int(s), rules.target) for s in score]
+        self.camas = [int(c) for c in camas]
+        self.mano = mano
+        self.rng = random.Random(seed)
+        self._deck = list(rules.cards)
+        self.over = False
+        self.winner: int | None = None
+        self.hands: list[HandLog] = []
+        self._duels: list[tuple[int, int]] = []
+        self._reset_next = False
+        self._auto = auto_deal
+        top = max(self.score)
+        self.pica_started = rules.uses_pica_pica() and top >= rules.pica_pica_from
+        if next_hand is None:
+            use = self.pica_started and top < rules.pica_pica_until
+            next_hand = PICA_PICA if use else REDONDO
+        if next_hand not in (REDONDO, PICA_PICA):
+            raise IllegalActionError(f"next_hand: must be redondo or pica-pica, not {next_hand!r}")
+        if next_hand == PICA_PICA and not rules.uses_pica_pica():
+            raise IllegalActionError(
+                "next_hand: pica-pica is played only in espanol with 6 players"
+            )
+        self.kind = next_hand
+        self.start = MatchStart(
+            (self.score[0], self.score[1]), (self.camas[0], self.camas[1]), mano, next_hand
+        )
+        self.hand: Hand = Hand(rules, (0,), ((),), self.score)
+        self.hand.over = True
+        if auto_deal:
+            self.start_hand()
+
+    # ------------------------------------------------------------------ the main loop
+
+    @property
+    def turn(self) -> int:
+        """The seat to act, or -1 between hands and after the end."""
+        return self.hand.actor_seat
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The legal actions of the seat to act (:attr:`turn`)."""
+        return self.hand.legal_actions()
+
+    def apply(self, action: int) -> None:
+        """Take ``action`` for the seat to act; illegal ones raise :class:`IllegalActionError`."""
+        hand = self.hand
+        hand.apply(action)
+        if hand.over:
+            self._hand_over()
+
+    def apply_move(self, move: Move) -> None:
+        """Apply a record move, checking that it is by the seat to act."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if self.hand.over:
+            raise IllegalActionError("the hand is over")
+        if move.seat != self.turn:
+            raise IllegalActionError(f"it is p{self.turn}'s turn, not p{move.seat}'s")
+        self.apply(move.action)
+
+    # ------------------------------------------------------------------ hands
+
+    def deal(self) -> tuple[tuple[int, ...], ...]:
+        """Shuffle and deal three cards to each seat, one at a time from the mano (RULES.md 9)."""
+        n = self.n
+        cards = self._deck
+        size = len(cards)
+        rnd = self.rng.random
+        for i in range(3 * n):  # the first 3n steps of a Fisher-Yates shuffle
+            j = i + int(rnd() * (size - i))
+            cards[i], cards[j] = cards[j], cards[i]
+        out: list[tuple[int, ...]] = [()] * n
+        for j in range(n):
+            out[(self.mano + j) % n] = (cards[j], cards[j + n], cards[j + 2 * n])
+        return tuple(out)
+
+    def start_hand(self, cards: Sequence[Sequence[int]] | None = None) -> None:
+        """Deal the next hand (from ``cards``, one triple per seat, or the generator)."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if not self.hand.over:
+            raise IllegalActionError("the current hand is not over")
+        dealt = self.deal() if cards is None else _check_deal(self.rules, self.n, cards)
+        if self._reset_next:
+            self.score[0] = self.score[1] = 0
+            self._reset_next = False
+        if self.hands:
+            self.mano = (self.mano + 1) % self.n
+        log = HandLog(self.mano, self.kind, dealt)
+        self.hands.append(log)
+        if self.kind == PICA_PICA:
+            m = self.mano
+            self._duels = [((m + i) % 6, (m + i + 3) % 6) for i in (2, 1)]
+            self._start_duel((m, (m + 3) % 6))
+        else:
+            seats = tuple([(self.mano + i) % self.n for i in range(self.n)])
+            self.hand = Hand(self.rules, seats, tuple([dealt[s] for s in seats]), self.score)
+
+    def _start_duel(self, seats: tuple[int, int]) -> None:
+        dealt = self.hands[-1].cards
+        self.hand = Hand(
+            self.rules,
+            seats,
+            (dealt[seats[0]], dealt[seats[1]]),
+            self.score,
+            falta_fixed=self.rules.pica_pica_falta,
+        )
+
+    def _hand_over(self) -> None:
+        hand = self.hand
+        log = self.hands[-1]
+        log.moves.extend(hand.history)
+        log.points[0] += hand.points[0]
+        log.points[1] += hand.points[1]
+        if self._duels and not hand.target_reached:
+            self._start_duel(self._duels.pop())
+            return
+        self._duels = []
+        log.complete = True
+        if hand.target_reached:
+            team = 0 if self.score[0] >= self.rules.target else 1
+            self.camas[team] += 1
+            if self.camas[team] >= self.rules.camas_to_win:
+                self.over = True
+                self.winner = team
+                return
+            self._reset_next = True
+        self.kind = self._next_kind()
+        if self._auto:
+            self.start_hand()
+
+    def _next_kind(self) -> str:
+        """RULES.md 8: redondos until a team has 5, then alternate, redondos again from 25."""
+        rules = self.rules
+        if not rules.uses_pica_pica() or self._reset_next:
+            return REDONDO
+        top = max(self.score)
+        if top >= rules.pica_pica_until:
+            return REDONDO
+        if self.pica_started:
+            return REDONDO if self.kind == PICA_PICA else PICA_PICA
+        if top >= rules.pica_pica_from:
+            self.pica_started = True
+            return PICA_PICA
+        return REDONDO
+
+    # ------------------------------------------------------------------ views
+
+    def in_buenas(self, team: int) -> bool:
+        """Whether ``team`` is in the buenas: more than half the target (RULES.md 7)."""
+        return self.score[team] > self.rules.half
+
+    def describe(self) -> str:
+        hand = self.hand
+        held = " | ".join(" ".join(NAMES[c] for c in cs) for cs in hand.held)
+        return f"<Match {self.rules.name} score={self.score} turn={self.turn} held={held}>"
+
+    __repr__ = describe
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now (RULES.md 10); see :mod:`truco.observation`."""
+        from truco.observation import observe
+
+        return observe(self, seat)
+
+
+def _check_deal(
+    rules: Rules, n: int, cards: Sequence[Sequence[int]]
+) -> tuple[tuple[int, ...], ...]:
+    """Validate a given deal: three cards per seat, all in the deck, none twice."""
+    if len(cards) != n:
+        raise InvalidCardError(f"cards: {len(cards)} hands dealt for {n} players")
+    deck = set(rules.cards)
+    seen: set[int] = set()
+    out = []
+    for seat, triple in enumerate(cards):
+        if len(triple) != 3:
+            raise InvalidCardError(f"cards: seat {seat} has {len(triple)} cards, not 3")
+        for c in triple:
+            if c not in deck:
+                raise InvalidCardError(f"cards: {NAMES[c]} is not in the {rules.deck}-card deck")
+            if c in seen:
+                raise InvalidCardError(f"cards: {NAMES[c]} is dealt twice")
+            seen.add(c)
+        out.append(tuple(triple))
+    return tuple(out)

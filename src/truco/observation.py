@@ -1,0 +1,159 @@
+"""What one seat may know (RULES.md 10): the only input of bots, clients and environments.
+
+An :class:`Observation` is built from the match for one seat and holds nothing else: the
+seat's own cards, every card played face up, every call and answer, the envido values that
+were stated, and the cards shown at the end of a hand. Other seats' cards in hand, folded
+cards and values covered by "son buenas" are not in it, so a bot given an observation
+cannot reach them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from truco.actions import Move
+from truco.cards import NAMES
+from truco.hand import Hand
+from truco.match import Match
+from truco.variants import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of the table at one moment."""
+
+    rules: Rules
+    seat: int
+    #: This seat's cards not yet played (RULES.md 10: a player sees their own cards).
+    hand: tuple[int, ...]
+    #: The seat to act, or -1 when nobody acts (between hands, after the end).
+    turn: int
+    #: The seat's legal actions when it is to act, else empty.
+    legal_actions: tuple[int, ...]
+    score: tuple[int, int]
+    camas: tuple[int, int]
+    #: Seat of the mano of the hand in play, and its kind (redondo or pica-pica).
+    mano: int
+    kind: str
+    #: The seats playing the current hand (two in a pica-pica duel), the mano first.
+    seats: tuple[int, ...]
+    #: Every move of the current hand so far, all duels of a pica-pica hand included.
+    moves: tuple[Move, ...]
+    #: Cards on the table, baza by baza, as (seat, card) in the order played.
+    bazas: tuple[tuple[tuple[int, int], ...], ...]
+    #: Winning team of each finished baza, -1 for a parda.
+    baza_results: tuple[int, ...]
+    folded: tuple[int, ...]
+    truco_level: int
+    truco_pending: int
+    truco_owner: int
+    envido_chain: tuple[int, ...]
+    #: Envido statements so far: (seat, value), or (seat, None) for "son buenas" (RULES.md 5.5).
+    statements: tuple[tuple[int, int | None], ...]
+    #: Cards shown at the end of the hand: (seat, card) (RULES.md 5.5).
+    shown: tuple[tuple[int, int], ...]
+    hand_points: tuple[int, int]
+    hand_over: bool
+    match_over: bool
+    winner: int | None
+
+    @property
+    def team(self) -> int:
+        return self.seat & 1
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def seen_cards(self) -> frozenset[int]:
+        """Every card this seat has seen: its own, those played, those shown."""
+        seen = set(self.hand)
+        for baza in self.bazas:
+            seen.update(c for _, c in baza)
+        seen.update(c for _, c in self.shown)
+        for move in self.moves:
+            if move.action < 40:
+                seen.add(move.action)
+        return frozenset(seen)
+
+    def describe(self) -> str:
+        cards = " ".join(NAMES[c] for c in self.hand)
+        return f"<Observation p{self.seat} hand=[{cards}] turn=p{self.turn} score={self.score}>"
+
+
+def _bazas(hand: Hand) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The cards played in ``hand``, grouped by baza, from its action history."""
+    bazas: list[list[tuple[int, int]]] = [[]]
+    alive = hand.k
+    count = 0
+    folded_seats: set[int] = set()
+    for code in hand.history:
+        seat, action = code >> 6, code & 63
+        if action == 49:  # mazo
+            folded_seats.add(seat)
+            alive -= 1
+            if count and count >= alive:
+                bazas.append([])
+                count = 0
+        elif action < 40:
+            bazas[-1].append((seat, action))
+            count += 1
+            if count >= alive:
+                bazas.append([])
+                count = 0
+    if not bazas[-1]:
+        bazas.pop()
+    return tuple(tuple(b) for b in bazas)
+
+
+def observe(match: Match, seat: int) -> Observation:
+    """The :class:`Observation` of ``seat`` now."""
+    if not 0 <= seat < match.n:
+        raise ValueError(f"seat {seat} is not at a table of {match.n}")
+    hand = match.hand
+    log = match.hands[-1] if match.hands else None
+    moves: list[int] = []
+    points = [0, 0]
+    if log is not None:
+        # A hand's moves and points join its log when it ends (each duel of a pica-pica).
+        moves.extend(log.moves)
+        points = list(log.points)
+        if not hand.over:
+            moves.extend(hand.history)
+            points[0] += hand.points[0]
+            points[1] += hand.points[1]
+    own: list[int] = list(log.cards[seat]) if log is not None else []
+    for code in moves:
+        if code >> 6 == seat and code & 63 < 40:
+            own.remove(code & 63)
+    folded = tuple(hand.seat_of[p] for p in range(hand.k) if not hand.alive[p])
+    turn = match.turn
+    shown: tuple[tuple[int, int], ...] = ()
+    if hand.over and hand.envido_winner >= 0:
+        shown = tuple((hand.seat_of[hand.envido_winner], c) for c in hand.shown)
+    return Observation(
+        rules=match.rules,
+        seat=seat,
+        hand=tuple(own),
+        turn=turn,
+        legal_actions=match.legal_actions() if turn == seat else (),
+        score=(match.score[0], match.score[1]),
+        camas=(match.camas[0], match.camas[1]),
+        mano=log.mano if log is not None else match.mano,
+        kind=log.kind if log is not None else match.kind,
+        seats=hand.seat_of,
+        moves=tuple(Move(m >> 6, m & 63) for m in moves),
+        bazas=_bazas(hand),
+        baza_results=tuple(hand.baza_results),
+        folded=folded,
+        truco_level=hand.truco_level,
+        truco_pending=hand.truco_pending,
+        truco_owner=hand.truco_owner,
+        envido_chain=hand.envido_chain,
+        statements=tuple((hand.seat_of[p], v) for p, v in hand.said),
+        shown=shown,
+        hand_points=(points[0], points[1]),
+        hand_over=hand.over,
+        match_over=match.over,
+        winner=match.winner,
+    )

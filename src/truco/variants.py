@@ -1,0 +1,217 @@
+"""Every rule option of RULES.md as data: the :class:`Rules` value and the three presets.
+
+The engine reads these fields and never asks which preset it is playing (STYLE.md lesson 2).
+
+>>> r = find_variant("argentino", target=15, deck="36")
+>>> r.target, r.deck, r.players
+(15, '36', 2)
+>>> find_variant("espanol", players=3)
+Traceback (most recent call last):
+...
+truco.errors.RulesError: players: espanol is played by 2, 4 or 6 players, not 3
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from truco.cards import DECKS
+from truco.errors import RulesError
+
+ENVIDO_CALLS: Final = ("envido", "real-envido", "falta-envido")
+
+#: Decks beyond RULES.md 1: ``24`` is the valenciano deck plus the ases falsos (1o, 1c), needed
+#: to deal three cards to eight players (**Decision**: RULES.md allows 8 players in valenciano,
+#: but 22 cards cannot deal 24; the two aces removed last from the deck are put back).
+EXTRA_DECKS: Final = {"24": tuple(sorted((*DECKS["22"], 20, 30)))}
+ALL_DECKS: Final = {**DECKS, **EXTRA_DECKS}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of one way to play (RULES.md: variant table, 4, 5, 6, 7, 8).
+
+    Field names are the option names of RULES.md where it names them.
+    """
+
+    name: str
+    players: int = 2
+    player_counts: tuple[int, ...] = (2, 4, 6)
+    deck: str = "40"
+    #: Decks used instead of ``deck`` for some player counts, when ``deck`` is not overridden.
+    deck_for_players: tuple[tuple[int, str], ...] = ()
+    target: int = 30
+    #: Camas (games to the target) needed to win the match: 2 in valenciano (RULES.md 7).
+    camas_to_win: int = 1
+    # Truco (RULES.md 4)
+    truco_raise_as_response: bool = True
+    #: Whether the truco ladder goes on to joc fora after vale cuatro.
+    joc_fora: bool = False
+    # Envido (RULES.md 5)
+    envido_window: str = "team"
+    envido_calls: tuple[str, ...] = ENVIDO_CALLS
+    #: The raises allowed after each call of the chain (RULES.md 5.2).
+    envido_raises: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("envido", ENVIDO_CALLS),
+        ("real-envido", ("falta-envido",)),
+        ("falta-envido", ()),
+    )
+    #: Most "envido" calls in one chain; 0 means no limit.
+    max_envidos: int = 0
+    falta_rule: str = "leader"
+    envido_settled: str = "at_once"
+    # Mazo (RULES.md 6)
+    mazo_penalty_first_baza: int = 0
+    # Pica-pica (RULES.md 8)
+    pica_pica: bool = False
+    pica_pica_falta: int = 6
+    pica_pica_from: int = 5
+    pica_pica_until: int = 25
+    #: Free-form extras for later options (flor, señas); empty for now.
+    extras: tuple[tuple[str, Any], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    @property
+    def max_truco_level(self) -> int:
+        """Highest truco call: 3 (vale cuatro) or 4 (joc fora)."""
+        return 4 if self.joc_fora else 3
+
+    @property
+    def half(self) -> int:
+        """The last score in the malas: a team with more is in the buenas (RULES.md 7)."""
+        return self.target // 2
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The cards of the deck in play."""
+        return ALL_DECKS[self.deck]
+
+    def raises_after(self, call: str) -> tuple[str, ...]:
+        for name, raises in self.envido_raises:
+            if name == call:
+                return raises
+        return ()
+
+    def uses_pica_pica(self) -> bool:
+        return self.pica_pica and self.players == 6
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed, validated."""
+        return _with(self, options)
+
+
+def _validate(r: Rules) -> None:
+    def bad(option: str, why: str) -> RulesError:
+        return RulesError(f"{option}: {why}")
+
+    if not isinstance(r.players, int) or isinstance(r.players, bool):
+        raise bad("players", f"must be a whole number, not {r.players!r}")
+    if r.players not in r.player_counts:
+        counts = ", ".join(str(c) for c in r.player_counts[:-1])
+        raise bad(
+            "players",
+            f"{r.name} is played by {counts} or {r.player_counts[-1]} players, not {r.players}",
+        )
+    if r.deck not in ALL_DECKS:
+        raise bad("deck", f"unknown deck {r.deck!r}; decks are {', '.join(ALL_DECKS)}")
+    if len(ALL_DECKS[r.deck]) < 3 * r.players:
+        raise bad("deck", f"{r.deck} cards cannot deal three to each of {r.players} players")
+    if not isinstance(r.target, int) or isinstance(r.target, bool) or not 1 <= r.target <= 999:
+        raise bad("target", f"must be a whole number from 1 to 999, not {r.target!r}")
+    if not isinstance(r.camas_to_win, int) or r.camas_to_win < 1:
+        raise bad("camas_to_win", f"must be at least 1, not {r.camas_to_win!r}")
+    for option, value, allowed in (
+        ("envido_window", r.envido_window, ("team", "first_turn")),
+        ("falta_rule", r.falta_rule, ("leader", "leader_or_game")),
+        ("envido_settled", r.envido_settled, ("at_once", "end_of_hand")),
+    ):
+        if value not in allowed:
+            raise bad(option, f"must be one of {', '.join(allowed)}, not {value!r}")
+    for option in ("truco_raise_as_response", "joc_fora", "pica_pica"):
+        if not isinstance(getattr(r, option), bool):
+            raise bad(option, f"must be true or false, not {getattr(r, option)!r}")
+    if not r.envido_calls or any(c not in ENVIDO_CALLS for c in r.envido_calls):
+        raise bad("envido_calls", f"must be some of {', '.join(ENVIDO_CALLS)}")
+    for call, raises in r.envido_raises:
+        if call not in ENVIDO_CALLS or any(x not in r.envido_calls for x in raises):
+            raise bad("envido_raises", f"raises after {call!r} must be among envido_calls")
+    for option in (
+        "max_envidos",
+        "mazo_penalty_first_baza",
+        "pica_pica_falta",
+        "pica_pica_from",
+        "pica_pica_until",
+    ):
+        value = getattr(r, option)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise bad(option, f"must be a whole number of at least 0, not {value!r}")
+
+
+def _frozen(value: Any) -> Any:
+    """Lists (as TOML gives them) to tuples, so that rules stay immutable and comparable."""
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _with(base: Rules, options: Mapping[str, Any]) -> Rules:
+    names = {f.name for f in dataclasses.fields(Rules)} - {"name", "extras"}
+    changes: dict[str, Any] = {}
+    for key, value in options.items():
+        option = key.replace("-", "_")
+        if option not in names:
+            raise RulesError(f"{key}: unknown rule option (options are {', '.join(sorted(names))})")
+        if option == "deck" and isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        value = _frozen(value)
+        changes[option] = value
+    if "deck" not in changes:
+        players = changes.get("players", base.players)
+        for count, deck in base.deck_for_players:
+            if count == players:
+                changes["deck"] = deck
+    return dataclasses.replace(base, **changes)
+
+
+ARGENTINO: Final = Rules(name="argentino", mazo_penalty_first_baza=1)
+ESPANOL: Final = Rules(
+    name="espanol",
+    truco_raise_as_response=False,
+    envido_raises=(
+        ("envido", ENVIDO_CALLS),
+        ("real-envido", ENVIDO_CALLS),
+        ("falta-envido", ()),
+    ),
+    falta_rule="leader_or_game",
+    pica_pica=True,
+)
+VALENCIANO: Final = Rules(
+    name="valenciano",
+    player_counts=(2, 4, 6, 8),
+    deck="22",
+    deck_for_players=((8, "24"),),
+    target=24,
+    camas_to_win=2,
+    joc_fora=True,
+    envido_window="first_turn",
+    envido_calls=("envido", "falta-envido"),
+    envido_raises=(("envido", ("envido", "falta-envido")), ("falta-envido", ())),
+    max_envidos=2,
+    falta_rule="leader_or_game",
+    envido_settled="end_of_hand",
+)
+
+PRESETS: Final[dict[str, Rules]] = {r.name: r for r in (ARGENTINO, ESPANOL, VALENCIANO)}
+
+
+def find_variant(name: str, **options: Any) -> Rules:
+    """The preset called ``name`` with ``options`` (RULES.md option names) applied and validated."""
+    preset = PRESETS.get(name) if isinstance(name, str) else None
+    if preset is None:
+        raise RulesError(f"variant: unknown variant {name!r}; variants are {', '.join(PRESETS)}")
+    return _with(preset, options) if options else preset
