@@ -1,0 +1,53 @@
+"""Helpers for the rule tests: play a hand from record strings through the referee."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from truco.errors import RecordError
+from truco.match import Match
+from truco.records import HandRecord, Record
+from truco.referee import ReplayResult, replay
+
+
+def record(variant: str, *hands: tuple[list[str], list[str]], **top: Any) -> Record:
+    return Record(
+        variant=variant,
+        hands=[HandRecord(cards=c, actions=a) for c, a in hands],
+        **top,
+    )
+
+
+def run(variant: str, cards: list[str], actions: list[str], **top: Any) -> ReplayResult:
+    """Referee one hand; ``top`` holds the record's top-level keys (players, score, ...)."""
+    return replay(record(variant, (cards, actions), **top))
+
+
+def points(variant: str, cards: list[str], actions: list[str], **top: Any) -> list[int]:
+    """The points the single hand added, checking it is complete."""
+    result = run(variant, cards, actions, **top)
+    assert result.hands[-1].complete, "the hand should be over"
+    return list(result.hands[-1].points)
+
+
+def match_after(variant: str, cards: list[str], actions: list[str], **top: Any) -> Match:
+    return run(variant, cards, actions, **top).match
+
+
+def refused(variant: str, cards: list[str], actions: list[str], **top: Any) -> str:
+    """The referee's error for a hand whose last action is illegal."""
+    with pytest.raises(RecordError) as info:
+        run(variant, cards, actions, **top)
+    message = str(info.value)
+    assert f"action {len(actions)} " in message, message
+    return message
+
+
+def legal(variant: str, cards: list[str], actions: list[str], **top: Any) -> set[str]:
+    """The tokens legal after ``actions``."""
+    from truco.actions import token
+
+    m = match_after(variant, cards, actions, **top)
+    return {token(a) for a in m.legal_actions()}
