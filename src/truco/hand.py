@@ -197,6 +197,22 @@ class Hand:
         self._answers: tuple[int, ...] = ()
         self._legal: tuple[int, ...] | None = None
 
+    def clone(self, score: list[int] | None = None) -> Hand:
+        """An independent copy (for search), sharing ``score`` if given, else copying it."""
+        other = Hand.__new__(Hand)
+        for name in _IMMUTABLE_SLOTS:
+            setattr(other, name, getattr(self, name))
+        other.held = [list(h) for h in self.held]
+        other.alive = list(self.alive)
+        other.alive_count = list(self.alive_count)
+        other.unplayed_first = list(self.unplayed_first)
+        other.acted = list(self.acted)
+        other.baza_results = list(self.baza_results)
+        other.points = list(self.points)
+        other.history = list(self.history)
+        other.score = list(self.score) if score is None else score
+        return other
+
     # ------------------------------------------------------------------ legality
 
     def legal_actions(self) -> tuple[int, ...]:
@@ -479,6 +495,13 @@ class Hand:
     def truco_winner_so_far(self) -> int:
         """The team that has won the bazas if the hand was decided by them, else -1."""
         return _truco_winner(self.baza_results, self.team[0])
+
+
+_MUTABLE_SLOTS: Final = frozenset(
+    ("held", "alive", "alive_count", "unplayed_first", "acted", "baza_results", "points")
+    + ("history", "score")
+)
+_IMMUTABLE_SLOTS: Final = tuple(n for n in Hand.__slots__ if n not in _MUTABLE_SLOTS)
 
 
 def _truco_winner(results: Sequence[int], mano_team: int) -> int:

@@ -153,6 +153,24 @@ class Match:
             raise IllegalActionError(f"it is p{self.turn}'s turn, not p{move.seat}'s")
         self.apply(move.action)
 
+    def clone(self) -> Match:
+        """An independent copy of the match (for search): same state, own lists and generator."""
+        other = Match.__new__(Match)
+        for name in Match.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.score = list(self.score)
+        other.camas = list(self.camas)
+        other.hand = self.hand.clone(other.score)
+        other.hands = [
+            HandLog(h.mano, h.kind, h.cards, list(h.moves), list(h.points), h.complete)
+            for h in self.hands
+        ]
+        other._duels = list(self._duels)
+        other._deck = list(self._deck)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        return other
+
     # ------------------------------------------------------------------ hands
 
     def deal(self) -> tuple[tuple[int, ...], ...]:
