@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from truco.errors import TrucoError
-from truco.variants import PRESETS
+from truco.variants import PRESETS, Rules, find_variant
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -55,6 +57,104 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rules(args: argparse.Namespace) -> Rules:
+    options: dict[str, object] = {"players": args.players}
+    if args.target is not None:
+        options["target"] = args.target
+    return find_variant(args.variant, **options)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from truco.arena import bradley_terry, progress_bar, run_arena
+
+    try:
+        rules = _rules(args)
+        if args.pool:
+            bots = [b for b in args.pool.split(",") if b]
+            if len(bots) < 2 or args.bots:
+                raise TrucoError("--pool takes two or more bots, and no bots before it")
+        else:
+            if len(args.bots) != 2:
+                raise TrucoError("arena needs two bots, A and B (or --pool a,b,c)")
+            bots = list(args.bots)
+        bar = args.progress or (not args.json and sys.stderr.isatty())
+        reports = []
+        for i, a in enumerate(bots):
+            for b in bots[i + 1 :]:
+                reports.append(
+                    run_arena(
+                        a,
+                        b,
+                        rules,
+                        matches=args.matches,
+                        seed=args.seed,
+                        jobs=args.jobs,
+                        records=args.records,
+                        progress=progress_bar(f"{a} vs {b}") if bar else None,
+                    )
+                )
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if not args.pool:
+        report = reports[0]
+        print(json.dumps(report.to_json()) if args.json else report.text())
+        return 0
+    wins: dict[tuple[str, str], int] = {}
+    for r in reports:
+        j = r.to_json()
+        wins[r.a, r.b] = j["a_wins"]
+        wins[r.b, r.a] = j["b_wins"]
+    ratings = bradley_terry(bots, wins)
+    table: dict[str, Any] = {
+        "ratings": ratings,
+        "wins": {b: sum(v for (x, _), v in wins.items() if x == b) for b in bots},
+        "losses": {b: sum(v for (_, y), v in wins.items() if y == b) for b in bots},
+        "pairings": [r.to_json() for r in reports],
+    }
+    if args.json:
+        print(json.dumps(table))
+        return 0
+    for r in reports:
+        print(r.text())
+    print("\n| bot | rating (Bradley-Terry, Elo scale) | wins | losses |")
+    print("| --- | ---: | ---: | ---: |")
+    for b in sorted(bots, key=lambda x: -ratings[x]):
+        print(f"| {b} | {ratings[b]} | {table['wins'][b]} | {table['losses'][b]} |")
+    return 0
+
+
+def _suggest(args: argparse.Namespace) -> int:
+    from truco.actions import Move
+    from truco.arena import parse_bot_spec
+    from truco.bots import make_bot
+    from truco.records import load
+    from truco.referee import replay
+
+    try:
+        match = replay(load(args.file)).match
+        if match.over or match.hand.over:
+            raise TrucoError("the record's last hand is over: nothing to suggest")
+        seat = match.turn
+        name, options = parse_bot_spec(args.bot)
+        if name == "search" and "budget_ms" not in options:
+            options["budget_ms"] = args.budget_ms
+        bot = make_bot(name, seed=args.seed, **options)
+        action, values = bot.values(match.observation(seat))
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    move = str(Move(seat, action))
+    if args.json:
+        named = {str(Move(seat, a)).split()[1]: round(v, 4) for a, v in values.items()}
+        print(json.dumps({"seat": seat, "action": move, "values": named}))
+        return 0
+    print(move)
+    for a, v in sorted(values.items(), key=lambda kv: -kv[1]):
+        print(f"  {str(Move(seat, a)).split()[1]:>14}  {v:+.3f} points")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="truco",
@@ -74,6 +174,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every preset and player count")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=_bench)
+
+    p = sub.add_parser("arena", help="duplicate matches between two bots, or a round robin")
+    p.add_argument("bots", nargs="*", help="bot A and bot B (name or name:key=value,...)")
+    p.add_argument("--pool", help="comma-separated bots for a round robin with ratings")
+    p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--target", type=int)
+    p.add_argument("--matches", type=int, default=100, help="matches, in pairs of two")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--records", help="write every match as a .truco record in this folder")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_arena)
+
+    p = sub.add_parser("suggest", help="what a bot would do at the end of a record")
+    p.add_argument("file", help="a .truco record whose last hand stops mid-hand")
+    p.add_argument("--bot", default="search")
+    p.add_argument("--budget-ms", type=float, default=500.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_suggest)
     return parser
 
 

@@ -499,8 +499,7 @@ class Hand:
 
 _MUTABLE_SLOTS: Final = frozenset(
     ("held", "alive", "alive_count", "unplayed_first", "acted", "baza_results", "points")
-    + ("history", "score")
-)
+) | frozenset(("history", "score"))
 _IMMUTABLE_SLOTS: Final = tuple(n for n in Hand.__slots__ if n not in _MUTABLE_SLOTS)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from truco.actions import Move
 from truco.cards import NAMES
-from truco.hand import Hand
+from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
 from truco.variants import Rules
 
@@ -45,7 +45,10 @@ class Observation:
     baza_results: tuple[int, ...]
     folded: tuple[int, ...]
     truco_level: int
+    #: The truco call waiting for an answer (1 truco .. 4 joc fora), or 0.
     truco_pending: int
+    #: Whether an envido call waits for an answer (it is answered before a pending truco).
+    envido_pending: bool
     truco_owner: int
     envido_chain: tuple[int, ...]
     #: Envido statements so far: (seat, value), or (seat, None) for "son buenas" (RULES.md 5.5).
@@ -148,6 +151,7 @@ def observe(match: Match, seat: int) -> Observation:
         folded=folded,
         truco_level=hand.truco_level,
         truco_pending=hand.truco_pending,
+        envido_pending=hand.envido_state == ENVIDO_PENDING,
         truco_owner=hand.truco_owner,
         envido_chain=hand.envido_chain,
         statements=tuple((hand.seat_of[p], v) for p, v in hand.said),

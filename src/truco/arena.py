@@ -1,0 +1,289 @@
+"""``truco arena``: duplicate matches between bots, with intervals, and round-robin ratings.
+
+Duplicate: each pair of matches is dealt the same sequence of hands from one seed, once with
+bot A's team as team 0 and once with the teams swapped, so the luck of the deal cancels out.
+A bot spec is a registry name with optional options: ``search:budget_ms=50,iterations=0``.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from truco.bots import make_bot
+from truco.bots.base import Bot
+from truco.errors import TrucoError
+from truco.match import Match
+from truco.records import dump
+from truco.referee import record_of
+from truco.variants import Rules
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"search:budget_ms=50"`` -> ``("search", {"budget_ms": 50.0})``."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise TrucoError(f"bot option {item!r} is not key=value")
+        value: Any = raw
+        for cast in (int, float):
+            try:
+                value = cast(raw)
+                break
+            except ValueError:
+                continue
+        options[key.strip()] = value
+    return name.strip(), options
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion k/n.
+
+    >>> [round(x, 4) for x in wilson(8, 10)]
+    [0.4902, 0.9433]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """Mean and its normal 95% interval."""
+    if not values:
+        return (0.0, 0.0, 0.0)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return (mean, mean, mean)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return (mean, mean - half, mean + half)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    a: str
+    b: str
+    rules: Rules
+    seed: int
+    pair: int
+    swapped: bool
+    records: str | None = None
+
+
+@dataclass(slots=True)
+class MatchOutcome:
+    pair: int
+    swapped: bool
+    a_won: bool
+    hand_diffs: list[int] = field(default_factory=list)
+    a_ms: list[float] = field(default_factory=list)
+    b_ms: list[float] = field(default_factory=list)
+    first_deal: tuple[tuple[int, ...], ...] = ()
+
+
+def play_match(spec: MatchSpec) -> MatchOutcome:
+    """One match of A's team against B's team; A's team is team 1 when ``swapped``."""
+    a_team = 1 if spec.swapped else 0
+    match = Match(spec.rules, seed=spec.seed)
+    bots: list[Bot] = []
+    for seat in range(spec.rules.players):
+        name, options = parse_bot_spec(spec.a if seat % 2 == a_team else spec.b)
+        bots.append(make_bot(name, seed=spec.seed * 16 + seat, **options))
+    outcome = MatchOutcome(spec.pair, spec.swapped, False, first_deal=match.hands[0].cards)
+    seen = 0
+    while not match.over:
+        seat = match.turn
+        obs = match.observation(seat)
+        start = time.perf_counter()
+        action = bots[seat].choose(obs)
+        elapsed = (time.perf_counter() - start) * 1000
+        if len(obs.legal_actions) > 1:
+            (outcome.a_ms if seat % 2 == a_team else outcome.b_ms).append(elapsed)
+        match.apply(action)
+        while seen < len(match.hands) and match.hands[seen].complete:
+            pts = match.hands[seen].points
+            outcome.hand_diffs.append(pts[a_team] - pts[1 - a_team])
+            seen += 1
+    outcome.a_won = match.winner == a_team
+    if spec.records:
+        names = [spec.a if s % 2 == a_team else spec.b for s in range(spec.rules.players)]
+        side = "b-first" if spec.swapped else "a-first"
+        path = Path(spec.records) / f"pair{spec.pair:05d}-{side}.truco"
+        dump(record_of(match, names=names), path)
+    return outcome
+
+
+@dataclass(slots=True)
+class ArenaReport:
+    a: str
+    b: str
+    rules: Rules
+    outcomes: list[MatchOutcome]
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        n = len(self.outcomes)
+        wins = sum(o.a_won for o in self.outcomes)
+        lo, hi = wilson(wins, n)
+        diffs = [float(d) for o in self.outcomes for d in o.hand_diffs]
+        mean, plo, phi = mean_interval(diffs)
+        out: dict[str, Any] = {
+            "a": self.a,
+            "b": self.b,
+            "variant": self.rules.name,
+            "players": self.rules.players,
+            "target": self.rules.target,
+            "matches": n,
+            "pairs": len({o.pair for o in self.outcomes}),
+            "a_wins": wins,
+            "b_wins": n - wins,
+            "a_win_rate": round(wins / n, 4) if n else 0.0,
+            "a_win_ci": [round(lo, 4), round(hi, 4)],
+            "hands": len(diffs),
+            "a_points_per_hand": round(mean, 4),
+            "a_points_per_hand_ci": [round(plo, 4), round(phi, 4)],
+            "seconds": round(self.seconds, 1),
+        }
+        for side, times in (
+            ("a", [t for o in self.outcomes for t in o.a_ms]),
+            ("b", [t for o in self.outcomes for t in o.b_ms]),
+        ):
+            out[f"{side}_decision_ms"] = _times(times)
+        return out
+
+    def text(self) -> str:
+        j = self.to_json()
+        lo, hi = j["a_win_ci"]
+        plo, phi = j["a_points_per_hand_ci"]
+        lines = [
+            f"{j['a']} vs {j['b']}: {j['variant']}, {j['players']} players, to {j['target']}, "
+            f"{j['matches']} matches in {j['pairs']} duplicate pairs ({j['seconds']} s)",
+            f"  {j['a']} won {j['a_wins']} of {j['matches']}: {j['a_win_rate']:.1%} "
+            f"(95% CI {lo:.1%} - {hi:.1%})",
+            f"  points per hand for {j['a']}: {j['a_points_per_hand']:+.3f} "
+            f"(95% CI {plo:+.3f} .. {phi:+.3f}) over {j['hands']} hands",
+        ]
+        for side in ("a", "b"):
+            t = j[f"{side}_decision_ms"]
+            lines.append(
+                f"  {j[side]} decision time: median {t['median']} ms, p95 {t['p95']} ms, "
+                f"over {t['count']} decisions"
+            )
+        return "\n".join(lines)
+
+
+def _times(times: list[float]) -> dict[str, float]:
+    if not times:
+        return {"median": 0.0, "p95": 0.0, "count": 0}
+    ordered = sorted(times)
+    return {
+        "median": round(statistics.median(ordered), 3),
+        "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
+        "count": len(ordered),
+    }
+
+
+def specs(
+    a: str, b: str, rules: Rules, matches: int, seed: int, records: str | None
+) -> list[MatchSpec]:
+    """The matches of a duplicate run: ``ceil(matches / 2)`` pairs, both seatings each."""
+    out = []
+    for pair in range((matches + 1) // 2):
+        deal_seed = seed * 1_000_003 + pair
+        for swapped in (False, True):
+            out.append(MatchSpec(a, b, rules, deal_seed, pair, swapped, records))
+    return out
+
+
+def _run(
+    todo: list[MatchSpec], jobs: int, progress: Callable[[int, int, int], None] | None
+) -> Iterator[MatchOutcome]:
+    wins = 0
+    if jobs <= 1:
+        results: Iterator[MatchOutcome] = map(play_match, todo)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        results = pool.imap_unordered(play_match, todo)
+    try:
+        for i, outcome in enumerate(results, 1):
+            wins += outcome.a_won
+            if progress:
+                progress(i, len(todo), wins)
+            yield outcome
+    finally:
+        if pool is not None:
+            pool.terminate()
+
+
+def progress_bar(label: str) -> Callable[[int, int, int], None]:
+    """A one-line progress bar on stderr."""
+
+    def show(done: int, total: int, wins: int) -> None:
+        width = 30
+        filled = width * done // total
+        bar = "#" * filled + "." * (width - filled)
+        sys.stderr.write(f"\r{label} [{bar}] {done}/{total}  A {wins / done:.1%}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def run_arena(
+    a: str,
+    b: str,
+    rules: Rules,
+    matches: int = 100,
+    seed: int = 0,
+    jobs: int = 1,
+    records: str | None = None,
+    progress: Callable[[int, int, int], None] | None = None,
+) -> ArenaReport:
+    """Play a duplicate run of A against B and report it."""
+    for spec in (a, b):
+        name, options = parse_bot_spec(spec)
+        make_bot(name, seed=0, **options)  # fail early on a bad name or option
+    if records:
+        os.makedirs(records, exist_ok=True)
+    start = time.perf_counter()
+    todo = specs(a, b, rules, matches, seed, records)
+    outcomes = sorted(_run(todo, jobs, progress), key=lambda o: (o.pair, o.swapped))
+    return ArenaReport(a, b, rules, outcomes, time.perf_counter() - start)
+
+
+def bradley_terry(names: Sequence[str], wins: dict[tuple[str, str], int]) -> dict[str, float]:
+    """Bradley-Terry strengths by the MM algorithm, as Elo-like ratings centred on 1500.
+
+    ``wins[(x, y)]`` is how many matches x won against y. A half win is added to every pair
+    so that a bot that never lost (or never won) still gets a finite rating.
+    """
+    strength = dict.fromkeys(names, 1.0)
+    played = {
+        (x, y): wins.get((x, y), 0) + wins.get((y, x), 0) + 1.0
+        for x in names
+        for y in names
+        if x != y
+    }
+    for _ in range(500):
+        new = {}
+        for x in names:
+            won = sum(wins.get((x, y), 0) + 0.5 for y in names if y != x)
+            denom = sum(played[x, y] / (strength[x] + strength[y]) for y in names if y != x)
+            new[x] = won / denom if denom else strength[x]
+        mean_log = statistics.fmean(math.log(v) for v in new.values())
+        strength = {x: v / math.exp(mean_log) for x, v in new.items()}
+    return {x: round(1500 + 400 * math.log10(v), 1) for x, v in strength.items()}

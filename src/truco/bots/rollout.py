@@ -1,0 +1,72 @@
+"""A fast playing policy on the engine's own state, for the playouts of search.
+
+It reads only what its player could know in a determinized world: its own cards, the table
+and the calls. It plays cards sensibly (win the baza cheaply, don't beat a partner, keep
+the best for later), answers calls by simple thresholds, and never calls or bluffs itself:
+search decides the calls at the root, and the playouts only need believable answers.
+"""
+
+from __future__ import annotations
+
+from truco.actions import MAZO, NO_QUIERO, QUIERO
+from truco.cards import STRENGTH, envido_value
+from truco.hand import ENVIDO_PENDING, Hand
+
+
+def truco_strength(hand: Hand, p: int) -> float:
+    """A rough chance that position ``p``'s team wins the bazas, from its own cards."""
+    held = sorted((STRENGTH[c] for c in hand.held[p]), reverse=True)
+    if not held:
+        return 0.5
+    team = hand.team[p]
+    won = sum(1 for r in hand.baza_results if r == team)
+    lost = sum(1 for r in hand.baza_results if r == 1 - team)
+    best = held[0]
+    score = best / 13.0
+    if len(held) > 1:
+        score = 0.65 * score + 0.35 * held[1] / 13.0
+    score += 0.25 * won - 0.3 * lost
+    return max(0.0, min(1.0, score))
+
+
+def rollout_action(hand: Hand) -> int:
+    """The policy's action for the hand's actor."""
+    legal = hand.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    p = hand.actor
+    if hand.envido_state == ENVIDO_PENDING:
+        value = envido_value(hand.dealt[p])
+        need = 27 + (2 if len(hand.envido_chain) > 1 else 0)
+        return QUIERO if value >= need else NO_QUIERO
+    if hand.truco_pending:
+        strength = truco_strength(hand, p)
+        return QUIERO if strength >= 0.55 + 0.05 * hand.truco_pending else NO_QUIERO
+    return play_card(hand, p, legal)
+
+
+def play_card(hand: Hand, p: int, legal: tuple[int, ...]) -> int:
+    """Card play: win cheaply, don't beat a partner, lead sensibly."""
+    cards = [a for a in legal if a < 40]
+    if not cards:
+        return MAZO if MAZO in legal else legal[0]
+    cards.sort(key=STRENGTH.__getitem__)
+    if hand.n_played == 0:
+        if hand.baza == 0 and len(cards) == 3:
+            return cards[1]
+        won_first = hand.baza_results and hand.baza_results[0] == hand.team[p]
+        return cards[0] if won_first and len(cards) > 1 else cards[-1]
+    if hand.team[hand.best_pos] == hand.team[p] and not hand.parda:
+        return cards[0]
+    best = hand.best_strength
+    for c in cards:
+        if STRENGTH[c] > best:
+            return c
+    return cards[0]
+
+
+def play_out(hand: Hand) -> None:
+    """Play the hand to its end with :func:`rollout_action` for every seat."""
+    apply = hand.apply
+    while not hand.over:
+        apply(rollout_action(hand))
