@@ -45,7 +45,7 @@ CARD_BIAS = st.sampled_from([0.0, 0.5, 0.85])
 
 #: Examples per test and configuration; raise it for a long search, e.g.
 #: ``TRUCO_EXAMPLES=500 pytest tests/test_properties.py``.
-EXAMPLES_PER_TEST = int(os.environ.get("TRUCO_EXAMPLES", "6"))
+EXAMPLES_PER_TEST = int(os.environ.get("TRUCO_EXAMPLES", "10"))
 FAST = settings(
     max_examples=EXAMPLES_PER_TEST,
     deadline=None,
@@ -329,6 +329,45 @@ def test_observations_hide_what_rules_10_hides(name, players, seed, rnd, card_bi
         if action < 40:
             played.add(action)
     check_hidden(match, played)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=CONFIG_IDS)
+@FAST
+@given(data=st.data(), seed=SEEDS, card_bias=CARD_BIAS)
+def test_observation_is_the_same_whatever_the_hidden_cards(name, players, data, seed, card_bias):
+    """A seat's view cannot depend on what it may not see: deal the cards hidden from it
+    (other seats' cards not played yet) differently, from the same pool plus the cards left in
+    the deck, replay the same actions, and its observation is the same. Checked while no envido
+    has been compared, since the comparison legitimately depends on the hidden values."""
+    rules = rules_for(name, players)
+    match = Match(rules, seed=seed)
+    rnd = data.draw(st.randoms(use_true_random=False), label="rnd")
+    for m, _ in play(match, rnd, card_bias):
+        if len(m.hands) > 1:
+            break
+    first = match.hands[0]
+    moves = list(first.moves if first.complete else match.hand.history)
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    played = {code & 63 for code in moves if code & 63 < 40}
+    hidden = [c for s, cs in enumerate(first.cards) if s != seat for c in cs if c not in played]
+    in_deal = {c for cs in first.cards for c in cs}
+    pool = hidden + [c for c in rules.cards if c not in in_deal]
+    refill = iter(data.draw(st.permutations(pool), label="pool")[: len(hidden)])
+    other_deal = [
+        cs if s == seat else tuple(c if c in played else next(refill) for c in cs)
+        for s, cs in enumerate(first.cards)
+    ]
+    base, other = Match(rules, auto_deal=False), Match(rules, auto_deal=False)
+    base.start_hand(first.cards)
+    other.start_hand(other_deal)
+    for code in [*moves, None]:
+        if base.hand.said or base.hand.over:
+            break
+        assert other.observation(seat) == base.observation(seat)
+        if code is not None:
+            assert other.turn == base.turn == code >> 6
+            base.apply(code & 63)
+            other.apply(code & 63)
 
 
 def check_envido(hand: Hand) -> None:

@@ -12,6 +12,7 @@ record form ``p<seat> <token>`` adds the seat (:class:`Move`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -64,6 +65,9 @@ TOKENS: Final[tuple[str, ...]] = tuple(
 )
 
 
+_SEAT: Final = re.compile(r"p[0-9]{1,2}", re.ASCII)
+
+
 def is_card(action: Action) -> bool:
     return action < 40
 
@@ -82,7 +86,8 @@ def parse_token(text: str) -> Action:
     try:
         return cards.parse(key)
     except InvalidCardError:
-        raise InvalidActionError(f"{text!r} is not an action (a card or a call)") from None
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise InvalidActionError(f"{shown!r} is not an action (a card or a call)") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +102,9 @@ class Move:
         if not isinstance(text, str):
             raise InvalidActionError(f"{text!r} is not an action string like 'p0 envido'")
         parts = text.split()
-        if len(parts) != 2 or not parts[0].startswith("p") or not parts[0][1:].isdigit():
-            raise InvalidActionError(f"{text!r} is not of the form 'p<seat> <token>'")
+        if len(parts) != 2 or _SEAT.fullmatch(parts[0]) is None:
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise InvalidActionError(f"{shown!r} is not of the form 'p<seat> <token>'")
         return cls(int(parts[0][1:]), parse_token(parts[1]))
 
     def __str__(self) -> str:

@@ -49,6 +49,9 @@ class HandLog:
     moves: list[int] = field(default_factory=list)
     points: list[int] = field(default_factory=lambda: [0, 0])
     complete: bool = False
+    #: Public results: envido statements (seat, value or None) and shown cards (seat, card).
+    said: list[tuple[int, int | None]] = field(default_factory=list)
+    shown: list[tuple[int, int]] = field(default_factory=list)
 
     def actions(self) -> list[Move]:
         return [Move(m >> 6, m & 63) for m in self.moves]
@@ -162,7 +165,16 @@ class Match:
         other.camas = list(self.camas)
         other.hand = self.hand.clone(other.score)
         other.hands = [
-            HandLog(h.mano, h.kind, h.cards, list(h.moves), list(h.points), h.complete)
+            HandLog(
+                h.mano,
+                h.kind,
+                h.cards,
+                list(h.moves),
+                list(h.points),
+                h.complete,
+                list(h.said),
+                list(h.shown),
+            )
             for h in self.hands
         ]
         other._duels = list(self._duels)
@@ -225,6 +237,9 @@ class Match:
         log.moves.extend(hand.history)
         log.points[0] += hand.points[0]
         log.points[1] += hand.points[1]
+        log.said.extend((hand.seat_of[p], v) for p, v in hand.said)
+        if hand.envido_winner >= 0:
+            log.shown.extend((hand.seat_of[hand.envido_winner], c) for c in hand.shown)
         if self._duels and not hand.target_reached:
             self._start_duel(self._duels.pop())
             return

@@ -14,8 +14,20 @@ from dataclasses import dataclass
 from truco.actions import Move
 from truco.cards import NAMES
 from truco.hand import ENVIDO_PENDING, Hand
-from truco.match import Match
+from truco.match import HandLog, Match
 from truco.variants import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PublicHand:
+    """What everyone saw of a finished hand: its moves, points, statements and shown cards."""
+
+    mano: int
+    kind: str
+    moves: tuple[Move, ...]
+    points: tuple[int, int]
+    statements: tuple[tuple[int, int | None], ...]
+    shown: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +71,9 @@ class Observation:
     hand_over: bool
     match_over: bool
     winner: int | None
+    #: The hand before this one, as everyone saw it (in valenciano its envido is stated at its
+    #: end, so this is where the statements and shown cards of a finished hand are read).
+    previous: PublicHand | None = None
 
     @property
     def team(self) -> int:
@@ -160,4 +175,16 @@ def observe(match: Match, seat: int) -> Observation:
         hand_over=hand.over,
         match_over=match.over,
         winner=match.winner,
+        previous=_public(match.hands[-2]) if len(match.hands) >= 2 else None,
+    )
+
+
+def _public(log: HandLog) -> PublicHand:
+    return PublicHand(
+        mano=log.mano,
+        kind=log.kind,
+        moves=tuple(Move(m >> 6, m & 63) for m in log.moves),
+        points=(log.points[0], log.points[1]),
+        statements=tuple(log.said),
+        shown=tuple(log.shown),
     )

@@ -18,7 +18,7 @@ from truco.cards import parse_hand
 from truco.errors import RecordError, TrucoError
 from truco.match import Match
 from truco.records import HandRecord, Record
-from truco.variants import Rules, find_variant
+from truco.variants import OPTIONS, Rules, find_variant, variant_with
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ def rules_of(record: Record) -> Rules:
     if record.target is not None:
         options["target"] = record.target
     try:
-        return find_variant(record.variant, **options)
+        return variant_with(record.variant, options)
     except TrucoError as e:
         raise RecordError(str(e)) from None
 
@@ -153,7 +153,8 @@ def record_of(match: Match, names: list[str] | None = None) -> Record:
     overrides = {
         f.name: _plain(getattr(rules, f.name))
         for f in dataclasses.fields(Rules)
-        if f.name not in ("name", "players", "target", "extras")
+        if f.name in OPTIONS
+        and f.name not in ("players", "target")
         and getattr(rules, f.name) != getattr(preset, f.name)
     }
     target = rules.target if rules.target != preset.target else None

@@ -111,13 +111,17 @@ def _validate(r: Rules) -> None:
 
     if not isinstance(r.players, int) or isinstance(r.players, bool):
         raise bad("players", f"must be a whole number, not {r.players!r}")
+    if not r.player_counts or any(
+        not isinstance(c, int) or c < 2 or c % 2 for c in r.player_counts
+    ):
+        raise bad("player_counts", "must list even numbers of players, 2 or more")
     if r.players not in r.player_counts:
         counts = ", ".join(str(c) for c in r.player_counts[:-1])
         raise bad(
             "players",
             f"{r.name} is played by {counts} or {r.player_counts[-1]} players, not {r.players}",
         )
-    if r.deck not in ALL_DECKS:
+    if not isinstance(r.deck, str) or r.deck not in ALL_DECKS:
         raise bad("deck", f"unknown deck {r.deck!r}; decks are {', '.join(ALL_DECKS)}")
     if len(ALL_DECKS[r.deck]) < 3 * r.players:
         raise bad("deck", f"{r.deck} cards cannot deal three to each of {r.players} players")
@@ -159,13 +163,28 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+#: The options a record's ``[rules]`` table (and :func:`find_variant`) may set: those RULES.md
+#: names, plus ``players`` and ``target``. The other fields of :class:`Rules` describe a preset's
+#: structure (its ladders and player counts) and change only with ``dataclasses.replace``.
+OPTIONS: Final = (
+    "players",
+    "target",
+    "deck",
+    "truco_raise_as_response",
+    "envido_window",
+    "falta_rule",
+    "envido_settled",
+    "mazo_penalty_first_baza",
+    "pica_pica",
+)
+
+
 def _with(base: Rules, options: Mapping[str, Any]) -> Rules:
-    names = {f.name for f in dataclasses.fields(Rules)} - {"name", "extras"}
     changes: dict[str, Any] = {}
     for key, value in options.items():
-        option = key.replace("-", "_")
-        if option not in names:
-            raise RulesError(f"{key}: unknown rule option (options are {', '.join(sorted(names))})")
+        option = str(key).replace("-", "_")
+        if option not in OPTIONS:
+            raise RulesError(f"{key!r}: unknown rule option (options are {', '.join(OPTIONS)})")
         if option == "deck" and isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         value = _frozen(value)
@@ -209,8 +228,13 @@ VALENCIANO: Final = Rules(
 PRESETS: Final[dict[str, Rules]] = {r.name: r for r in (ARGENTINO, ESPANOL, VALENCIANO)}
 
 
-def find_variant(name: str, **options: Any) -> Rules:
+def find_variant(name: str, /, **options: Any) -> Rules:
     """The preset called ``name`` with ``options`` (RULES.md option names) applied and validated."""
+    return variant_with(name, options)
+
+
+def variant_with(name: str, options: Mapping[str, Any]) -> Rules:
+    """:func:`find_variant` with the options as a mapping (a record's ``[rules]`` table)."""
     preset = PRESETS.get(name) if isinstance(name, str) else None
     if preset is None:
         raise RulesError(f"variant: unknown variant {name!r}; variants are {', '.join(PRESETS)}")

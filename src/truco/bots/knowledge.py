@@ -9,19 +9,58 @@ replaying the hand's public moves, which is how determinized search sees the tab
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
+from truco.actions import ENVIDO, FALTA_ENVIDO, MAZO, NO_QUIERO, QUIERO
+from truco.bots.rollout import truco_strength
 from truco.cards import envido_value
 from truco.errors import TrucoError
+from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
 from truco.observation import Observation
 
 Deal = tuple[tuple[int, ...], ...]
 
 
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def likelihood(hand: Hand, action: int) -> float:
+    """How likely a player holding the sampled cards is to take ``action`` here.
+
+    A rough model of sensible play (calls come from strength, with some bluffing), used to
+    weigh sampled deals by what the rivals did: a deal in which a rival called truco with
+    nothing is less likely than one in which the rival holds the 1e.
+    """
+    p = hand.actor
+    if action < 40 or action == MAZO:
+        return 1.0
+    if ENVIDO <= action <= FALTA_ENVIDO:
+        value = envido_value(hand.dealt[p])
+        if hand.envido_state == ENVIDO_PENDING:  # a raise
+            return 0.1 + 0.9 * _sigmoid((value - 29) / 1.5)
+        return 0.12 + 0.88 * _sigmoid((value - 26) / 1.5)
+    if action in (QUIERO, NO_QUIERO):
+        if hand.envido_state == ENVIDO_PENDING:
+            value = envido_value(hand.dealt[p])
+            yes = 0.05 + 0.9 * _sigmoid((value - 25) / 1.5)
+        else:
+            yes = 0.05 + 0.9 * _sigmoid((truco_strength(hand, p) - 0.4) * 10)
+        return yes if action == QUIERO else 1.0 - yes
+    strength = truco_strength(hand, p)  # a truco call or raise
+    return 0.15 + 0.85 * _sigmoid((strength - 0.6) * 10)
+
+
 def rebuild(obs: Observation, deal: Deal) -> Match:
     """The engine state of ``obs``'s hand if the seats held ``deal``; raises if they cannot."""
+    return rebuild_weighted(obs, deal)[0]
+
+
+def rebuild_weighted(obs: Observation, deal: Deal) -> tuple[Match, float]:
+    """:func:`rebuild`, and the :func:`likelihood` of the other seats' moves under ``deal``."""
     start = (obs.score[0] - obs.hand_points[0], obs.score[1] - obs.hand_points[1])
     match = Match(
         obs.rules,
@@ -32,9 +71,13 @@ def rebuild(obs: Observation, deal: Deal) -> Match:
         auto_deal=False,
     )
     match.start_hand(deal)
+    weight = 1.0
+    me = obs.seat
     for move in obs.moves:
+        if move.seat != me and move.action >= 40:
+            weight *= likelihood(match.hand, move.action)
         match.apply(move.action)
-    return match
+    return match, weight
 
 
 class Sampler:
@@ -95,23 +138,26 @@ class Sampler:
         return tuple(hands)
 
     def state(self, rng: random.Random, tries: int = 40) -> Match:
+        return self.weighted_state(rng, tries)[0]
+
+    def weighted_state(self, rng: random.Random, tries: int = 40) -> tuple[Match, float]:
         """An engine state consistent with the observation, statements included.
 
         Draws until the replayed statements equal the observed ones; after ``tries`` draws it
         keeps the last deal that replays at all (the statements then may differ slightly).
         """
-        fallback: Match | None = None
+        fallback: tuple[Match, float] | None = None
         target = self.obs.statements
         for _ in range(tries):
             try:
-                match = rebuild(self.obs, self.deal(rng))
+                match, weight = rebuild_weighted(self.obs, self.deal(rng))
             except TrucoError:
                 continue
             hand = match.hand
             said = tuple((hand.seat_of[p], v) for p, v in hand.said)
             if said == target:
-                return match
-            fallback = fallback or match
+                return match, weight
+            fallback = fallback or (match, weight)
         if fallback is None:
             raise TrucoError("no deal agrees with this observation")
         return fallback

@@ -8,7 +8,7 @@ search decides the calls at the root, and the playouts only need believable answ
 
 from __future__ import annotations
 
-from truco.actions import MAZO, NO_QUIERO, QUIERO
+from truco.actions import FALTA_ENVIDO, JOC_FORA, MAZO, NO_QUIERO, QUIERO, TRUCO
 from truco.cards import STRENGTH, envido_value
 from truco.hand import ENVIDO_PENDING, Hand
 
@@ -37,11 +37,15 @@ def rollout_action(hand: Hand) -> int:
     p = hand.actor
     if hand.envido_state == ENVIDO_PENDING:
         value = envido_value(hand.dealt[p])
-        need = 27 + (2 if len(hand.envido_chain) > 1 else 0)
-        return QUIERO if value >= need else NO_QUIERO
+        raised = len(hand.envido_chain) > 1  # this team already called: it is committed
+        if value >= 31 and len(legal) > 2 and legal[2] != FALTA_ENVIDO:
+            return legal[2]
+        return QUIERO if value >= (23 if raised else 26) else NO_QUIERO
     if hand.truco_pending:
         strength = truco_strength(hand, p)
-        return QUIERO if strength >= 0.55 + 0.05 * hand.truco_pending else NO_QUIERO
+        if strength >= 0.8 and len(legal) > 2 and TRUCO <= legal[2] <= JOC_FORA:
+            return legal[2]
+        return QUIERO if strength >= 0.4 else NO_QUIERO
     return play_card(hand, p, legal)
 
 

@@ -59,9 +59,10 @@ class SearchBot(Bot):
         points = dict.fromkeys(legal, 0.0)
         deadline = time.perf_counter() + self.budget_ms / 1000.0
         n = 0
+        total = 0.0
         while True:
             try:
-                state = sampler.state(self.rng, tries=10)
+                state, weight = sampler.weighted_state(self.rng, tries=10)
             except TrucoError:
                 break
             base = state.hand
@@ -70,15 +71,17 @@ class SearchBot(Bot):
                 hand.apply(action)
                 play_out(hand)
                 s = hand.score
-                utility[action] += win_probability(s[team], s[1 - team], target, camas, to_win)
-                points[action] += hand.points[team] - hand.points[1 - team]
+                value = win_probability(s[team], s[1 - team], target, camas, to_win)
+                utility[action] += weight * value
+                points[action] += weight * (hand.points[team] - hand.points[1 - team])
+            total += weight
             n += 1
             if self.iterations:
                 if n >= self.iterations:
                     break
             elif n >= self.min_iterations and time.perf_counter() >= deadline:
                 break
-        if n == 0:
+        if n == 0 or total <= 0:
             return legal[0], {}
         best = max(legal, key=lambda a: (utility[a], points[a]))
-        return best, {a: points[a] / n for a in legal}
+        return best, {a: points[a] / total for a in legal}
