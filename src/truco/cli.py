@@ -57,6 +57,31 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _env_bench(args: argparse.Namespace) -> int:
+    try:
+        from truco.env.bench import ADAPTERS, run
+    except ImportError as e:
+        print(f"error: env-bench needs truco[rl]: {e}", file=sys.stderr)
+        return 1
+    adapters = ADAPTERS if args.env == "all" else (args.env,)
+    configs = [(args.variant, args.players)]
+    if args.all:
+        configs = [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts]
+    try:
+        rows = [run(a, v, n, args.seconds, args.seed) for v, n in configs for a in adapters]
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print("| environment | variant | players | steps/s |")
+    print("| --- | --- | ---: | ---: |")
+    for r in rows:
+        print(f"| {r['adapter']} | {r['variant']} | {r['players']} | {r['steps_per_s']:,} |")
+    return 0
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     options: dict[str, object] = {"players": args.players}
     if args.target is not None:
@@ -65,6 +90,7 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _arena(args: argparse.Namespace) -> int:
+    import truco.env  # noqa: F401  (registers openspiel-ismcts; OpenSpiel loads only if used)
     from truco.arena import bradley_terry, progress_bar, run_arena
 
     try:
@@ -175,6 +201,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(func=_bench)
 
+    p = sub.add_parser("env-bench", help="PettingZoo, Gymnasium, OpenSpiel steps/s (truco[rl])")
+    p.add_argument("--env", default="all", choices=["all", "pettingzoo", "gymnasium", "openspiel"])
+    p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--all", action="store_true", help="every preset and player count")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=_env_bench)
+
     p = sub.add_parser("arena", help="duplicate matches between two bots, or a round robin")
     p.add_argument("bots", nargs="*", help="bot A and bot B (name or name:key=value,...)")
     p.add_argument("--pool", help="comma-separated bots for a round robin with ratings")
@@ -196,6 +232,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_suggest)
+
+    from truco.tui.command import add_arguments, play  # no Textual until the game starts
+
+    p = sub.add_parser("play", help="play against the bots in the terminal, or --review a record")
+    add_arguments(p)
+    p.set_defaults(func=play)
+
+    from truco.web import command as web  # FastAPI is imported only when the server starts
+
+    p = sub.add_parser("serve", help="the browser game: a web server with WebSockets")
+    web.add_arguments(p)
+    p.set_defaults(func=web.serve)
     return parser
 
 

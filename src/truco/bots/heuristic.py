@@ -199,7 +199,7 @@ class HeuristicBot(Bot):
         if accept <= reject:
             return NO_QUIERO
         raises = [a for a in (REAL_ENVIDO, ENVIDO, FALTA_ENVIDO) if a in legal]
-        if raises and chance > 0.8:
+        if raises and chance > 0.8 and len(chain) < 3:
             if FALTA_ENVIDO in raises and chance > 0.9 and obs.score[1 - team] > rules.half:
                 return FALTA_ENVIDO
             for call in raises:

@@ -2,8 +2,9 @@
 
 It reads only what its player could know in a determinized world: its own cards, the table
 and the calls. It plays cards sensibly (win the baza cheaply, don't beat a partner, keep
-the best for later), answers calls by simple thresholds, and never calls or bluffs itself:
-search decides the calls at the root, and the playouts only need believable answers.
+the best for later), answers calls by simple thresholds, calls truco with a strong hand and
+never bluffs: search decides the bluffs at the root, and the playouts only need believable
+play from everyone.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def rollout_action(hand: Hand) -> int:
     if hand.envido_state == ENVIDO_PENDING:
         value = envido_value(hand.dealt[p])
         raised = len(hand.envido_chain) > 1  # this team already called: it is committed
-        if value >= 31 and len(legal) > 2 and legal[2] != FALTA_ENVIDO:
+        short = len(hand.envido_chain) < 2  # raise once at most: chains must end
+        if value >= 31 and short and len(legal) > 2 and legal[2] != FALTA_ENVIDO:
             return legal[2]
         return QUIERO if value >= (23 if raised else 26) else NO_QUIERO
     if hand.truco_pending:
@@ -46,6 +48,9 @@ def rollout_action(hand: Hand) -> int:
         if strength >= 0.8 and len(legal) > 2 and TRUCO <= legal[2] <= JOC_FORA:
             return legal[2]
         return QUIERO if strength >= 0.4 else NO_QUIERO
+    calls = [a for a in legal if TRUCO <= a <= JOC_FORA]
+    if calls and truco_strength(hand, p) >= 0.75:
+        return calls[0]
     return play_card(hand, p, legal)
 
 

@@ -1,0 +1,148 @@
+"""Bots (issue 3): legal, deterministic, blind to hidden cards, and sensible."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from support import match_after
+
+from truco.actions import NO_QUIERO, QUIERO, token
+from truco.bots import bot_names, make_bot
+from truco.bots.base import Bot
+from truco.errors import TrucoError
+from truco.hand import Hand
+from truco.match import HandLog, Match
+from truco.observation import Observation
+from truco.variants import PRESETS, find_variant
+
+TABLES = [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts]
+BOTS = {"random": {}, "heuristic": {}, "search": {"iterations": 3}}
+
+
+def test_registry_lists_the_bots_and_refuses_unknown_ones() -> None:
+    assert {"random", "heuristic", "search"} <= set(bot_names())
+    with pytest.raises(TrucoError, match="unknown bot"):
+        make_bot("oracle")
+    with pytest.raises(TypeError):
+        make_bot("heuristic", depth=3)
+
+
+@pytest.mark.parametrize(("variant", "players"), TABLES)
+def test_bots_only_return_legal_actions(variant: str, players: int) -> None:
+    rng = random.Random(players)
+    bots = [make_bot(name, seed=i, **opts) for i, (name, opts) in enumerate(BOTS.items())]
+    for game in range(2):
+        m = Match(find_variant(variant, players=players), seed=game)
+        steps = 0
+        while not m.over and steps < 120:
+            obs = m.observation(m.turn)
+            bot = bots[rng.randrange(len(bots))]
+            action = bot.choose(obs)
+            assert action in obs.legal_actions, (bot.name, token(action))
+            m.apply(action)
+            steps += 1
+
+
+def _reachable(value: object, seen: set[int]) -> list[object]:
+    """Every object reachable from an observation's fields."""
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    found: list[object] = [value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            found += _reachable(getattr(value, f.name), seen)
+    elif isinstance(value, tuple | list | set | frozenset):
+        for item in value:
+            found += _reachable(item, seen)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            found += _reachable(k, seen) + _reachable(v, seen)
+    return found
+
+
+def test_an_observation_holds_no_way_back_to_the_state() -> None:
+    m = Match(find_variant("espanol", players=4), seed=3)
+    m.apply(m.legal_actions()[0])
+    obs = m.observation(m.turn)
+    for item in _reachable(obs, set()):
+        assert not isinstance(item, Match | Hand | HandLog)
+
+
+def _same_history_other_cards(seed: int) -> tuple[Observation, Observation]:
+    """Two tables with the same public history and seat 0's view, but different hidden cards."""
+    cards_a = ["4b 5b 6b", "1e 1b 7e", "3o 2o 12c", "4c 5c 6c"]
+    cards_b = ["4b 5b 6b", "3e 2e 12e", "1o 11o 10c", "4o 5o 6o"]
+    actions = ["p0 envido", "p1 no-quiero"]
+    a = match_after("espanol", cards_a, actions, players=4)
+    b = match_after("espanol", cards_b, actions, players=4)
+    return a.observation(0), b.observation(0)
+
+
+def test_hidden_cards_do_not_change_what_a_bot_sees_or_does() -> None:
+    obs_a, obs_b = _same_history_other_cards(0)
+    assert obs_a == obs_b
+    for name, opts in BOTS.items():
+        choice_a = make_bot(name, seed=5, **opts).choose(obs_a)
+        choice_b = make_bot(name, seed=5, **opts).choose(obs_b)
+        assert choice_a == choice_b, name
+
+
+@pytest.mark.parametrize("name", list(BOTS))
+def test_bots_are_deterministic_for_a_seed(name: str) -> None:
+    def play() -> list[int]:
+        bot = make_bot(name, seed=9, **BOTS[name])
+        m = Match(find_variant("valenciano", players=2), seed=4)
+        for _ in range(25):
+            if m.over:
+                break
+            m.apply(bot.choose(m.observation(m.turn)))
+        return [code for log in m.hands for code in log.moves]
+
+    assert play() == play()
+
+
+def test_heuristic_wins_a_baza_cheaply_and_never_beats_its_partner() -> None:
+    bot = make_bot("heuristic", seed=1, bluff=0.0)
+    cards = ["4e 5e 6e", "11b 12b 4c", "4o 5o 6o", "10c 5c 6c"]
+    # seat 1 must beat 6e: the 11b does it, the 12b would be wasted
+    m = match_after("espanol", cards, ["p0 6e"], players=4)
+    assert token(bot.choose(m.observation(1))) == "11b"
+    cards = ["4e 5e 6e", "11b 1e 3b", "4o 5o 6o", "4c 10o 11e"]
+    # seat 3's partner (seat 1) already wins with the 1e: seat 3 plays its lowest card
+    m = match_after("espanol", cards, ["p0 6e", "p1 1e", "p2 6o"], players=4)
+    choice = bot.choose(m.observation(3))
+    assert choice >= 40 or token(choice) == "4c"
+
+
+def test_heuristic_calls_envido_with_33_and_answers_truco_with_its_hand() -> None:
+    bot = make_bot("heuristic", seed=1, bluff=0.0)
+    m = match_after("argentino", ["6o 7o 2e", "4b 5c 12e"], [])
+    assert token(bot.choose(m.observation(0))) in ("envido", "real-envido", "falta-envido")
+    strong = match_after("argentino", ["4o 5c 12e", "1e 1b 7e"], ["p0 truco"])
+    assert bot.choose(strong.observation(1)) != NO_QUIERO
+    weak = match_after("argentino", ["1e 1b 7e", "4o 5c 6b"], ["p0 1e", "p1 4o", "p0 truco"])
+    assert bot.choose(weak.observation(1)) == NO_QUIERO
+
+
+def test_search_never_refuses_a_truco_it_cannot_lose() -> None:
+    bot = make_bot("search", seed=1, iterations=40)
+    m = match_after("argentino", ["4o 5c 12e", "1e 1b 7e"], ["p0 truco"])
+    action, values = bot.values(m.observation(1))
+    assert action != NO_QUIERO
+    assert values[QUIERO] > values[NO_QUIERO]
+
+
+def test_search_is_score_aware_near_the_target() -> None:
+    """At 29-29 any point wins: a falta envido against a weak envido is refused."""
+    bot = make_bot("search", seed=2, iterations=60)
+    m = match_after("argentino", ["6o 7o 2e", "4b 5c 12e"], ["p0 falta-envido"], score=[20, 26])
+    action, _ = bot.values(m.observation(1))
+    assert action == NO_QUIERO  # 5 envido against a caller: a quiero would lose the game
+
+
+def test_bot_base_class_needs_choose() -> None:
+    with pytest.raises(NotImplementedError):
+        Bot(seed=1).choose(Match("argentino", seed=1).observation(0))
