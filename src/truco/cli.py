@@ -75,10 +75,11 @@ def _env_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    print("| environment | variant | players | steps/s |")
-    print("| --- | --- | ---: | ---: |")
-    for r in rows:
-        print(f"| {r['adapter']} | {r['variant']} | {r['players']} | {r['steps_per_s']:,} |")
+    print(f"| variant | players | {' | '.join(f'{a} steps/s' for a in adapters)} |")
+    print(f"| --- | ---: |{' ---: |' * len(adapters)}")
+    for i, (v, n) in enumerate(configs):
+        cells = [f"{r['steps_per_s']:,}" for r in rows[i * len(adapters) : (i + 1) * len(adapters)]]
+        print(f"| {v} | {n} | {' | '.join(cells)} |")
     return 0
 
 
@@ -90,7 +91,6 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    import truco.env  # noqa: F401  (registers openspiel-ismcts; OpenSpiel loads only if used)
     from truco.arena import bradley_terry, progress_bar, run_arena
 
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from truco.actions import Move
+from truco.actions import MAZO, Move
 from truco.cards import NAMES
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import HandLog, Match
@@ -104,11 +104,9 @@ def _bazas(hand: Hand) -> tuple[tuple[tuple[int, int], ...], ...]:
     bazas: list[list[tuple[int, int]]] = [[]]
     alive = hand.k
     count = 0
-    folded_seats: set[int] = set()
     for code in hand.history:
         seat, action = code >> 6, code & 63
-        if action == 49:  # mazo
-            folded_seats.add(seat)
+        if action == MAZO:
             alive -= 1
             if count and count >= alive:
                 bazas.append([])
@@ -169,7 +167,7 @@ def observe(match: Match, seat: int) -> Observation:
         envido_pending=hand.envido_state == ENVIDO_PENDING,
         truco_owner=hand.truco_owner,
         envido_chain=hand.envido_chain,
-        statements=tuple((hand.seat_of[p], v) for p, v in hand.said),
+        statements=public_statements(match),
         shown=shown,
         hand_points=(points[0], points[1]),
         hand_over=hand.over,
@@ -177,6 +175,15 @@ def observe(match: Match, seat: int) -> Observation:
         winner=match.winner,
         previous=_public(match.hands[-2]) if len(match.hands) >= 2 else None,
     )
+
+
+def public_statements(match: Match) -> tuple[tuple[int, int | None], ...]:
+    """The envido statements of the hand in play: every duel's, in a pica-pica hand."""
+    hand = match.hand
+    said: list[tuple[int, int | None]] = list(match.hands[-1].said) if match.hands else []
+    if not hand.over:
+        said.extend((hand.seat_of[p], v) for p, v in hand.said)
+    return tuple(said)
 
 
 def _public(log: HandLog) -> PublicHand:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +37,10 @@ class Bot:
 
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
+#: Bots that live in optional parts of the package, imported when first asked for.
+_PLUGINS: dict[str, tuple[str, str]] = {
+    "openspiel-ismcts": ("truco.env.openspiel_bot", "open_spiel"),
+}
 
 
 def register(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -48,14 +54,25 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_names() -> list[str]:
+    """Every bot that can be made here (optional ones only when their extra is installed)."""
     _load_builtin()
-    return sorted(_REGISTRY)
+    names = set(_REGISTRY)
+    for name, (_, needs) in _PLUGINS.items():
+        if importlib.util.find_spec(needs) is not None:
+            names.add(name)
+    return sorted(names)
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
     """A new bot by registry name, e.g. ``make_bot("search", seed=1, budget_ms=100)``."""
     _load_builtin()
     factory = _REGISTRY.get(name)
+    if factory is None and name in _PLUGINS:
+        try:
+            importlib.import_module(_PLUGINS[name][0])
+        except ImportError as e:
+            raise TrucoError(f"bot {name!r} needs the optional extra truco[rl]: {e}") from None
+        factory = _REGISTRY.get(name)
     if factory is None:
         raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(sorted(_REGISTRY))}")
     return factory(seed=seed, **options)

@@ -19,7 +19,7 @@ from truco.cards import envido_value
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
-from truco.observation import Observation
+from truco.observation import Observation, public_statements
 
 Deal = tuple[tuple[int, ...], ...]
 
@@ -153,9 +153,7 @@ class Sampler:
                 match, weight = rebuild_weighted(self.obs, self.deal(rng))
             except TrucoError:
                 continue
-            hand = match.hand
-            said = tuple((hand.seat_of[p], v) for p, v in hand.said)
-            if said == target:
+            if public_statements(match) == target:
                 return match, weight
             fallback = fallback or (match, weight)
         if fallback is None:

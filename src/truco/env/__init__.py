@@ -1,0 +1,33 @@
+"""Research environments (``pip install truco[rl]``): PettingZoo, Gymnasium and OpenSpiel.
+
+=================================  ==========================================================
+module                             what it holds
+=================================  ==========================================================
+:mod:`truco.env.encoding`          the observation tensor, action mask and strings (layout
+                                   version 1), built from one seat's Observation only
+:mod:`truco.env.pettingzoo_env`    ``truco_v0``, a PettingZoo AEC environment
+:mod:`truco.env.gym_env`           ``truco/Truco-v0``, one seat against registry bots
+:mod:`truco.env.openspiel_game`    ``python_truco``, registered with OpenSpiel
+:mod:`truco.env.openspiel_bot`     ``openspiel-ismcts``, OpenSpiel's IS-MCTS as a bot
+:mod:`truco.env.bench`             ``truco env-bench``: environment steps per second
+=================================  ==========================================================
+
+Importing this package registers the ``openspiel-ismcts`` bot; OpenSpiel itself is imported
+only when such a bot is made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from truco.bots.base import Bot, register
+from truco.errors import TrucoError
+
+
+@register("openspiel-ismcts")
+def _openspiel_ismcts(seed: int | None = None, **options: Any) -> Bot:
+    try:
+        from truco.env.openspiel_bot import make
+    except ImportError as e:
+        raise TrucoError(f"openspiel-ismcts needs OpenSpiel (pip install 'truco[rl]'): {e}") from e
+    return make(seed=seed, **options)

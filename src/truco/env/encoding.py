@@ -1,0 +1,369 @@
+"""The observation tensor, action mask and observation strings of every research adapter.
+
+PettingZoo, Gymnasium and OpenSpiel all read a seat's table through this module, and this
+module reads nothing but that seat's :class:`~truco.observation.Observation` (RULES.md 10):
+the cards of other seats cannot reach a tensor because they are not in its input.
+
+Layout version 1 (:data:`ENCODING_VERSION`). A change of layout bumps the version and the
+environment names (``truco_v0`` -> ``truco_v1``).
+
+Actions
+-------
+A fixed ``Discrete(50)`` space, the engine's own action ints (:mod:`truco.actions`); the
+legal ones are the 1s of the action mask.
+
+========  ==========================================================================
+index     action
+========  ==========================================================================
+0-9       play 1e 2e 3e 4e 5e 6e 7e 10e 11e 12e (espadas)
+10-19     play 1b ... 12b (bastos)
+20-29     play 1o ... 12o (oros)
+30-39     play 1c ... 12c (copas); card = suit * 10 + rank index (:mod:`truco.cards`)
+40        truco (valenciano "truc")
+41        retruco
+42        vale cuatro ("quatre val")
+43        joc fora (valenciano only)
+44        envido (valenciano "envit"; "torne" when it raises an envido)
+45        real envido
+46        falta envido
+47        quiero
+48        no quiero
+49        mazo (go to the deck)
+========  ==========================================================================
+
+Observation tensor
+------------------
+``float32`` values in [0, 1], a flat vector of :func:`observation_size` entries for a table of
+``n`` players, the sections below in this order. Seats are *relative* to the observer:
+relative seat ``r`` is table seat ``(seat + r) % n`` (0 is the observer, 1 the next to play
+after it); teams are relative too (own team first). "Current hand" means every duel of a
+pica-pica hand; "current duel" is the pair playing now (the whole table in a redondo).
+
+==================  ============  ==========================================================
+section             size          content
+==================  ============  ==========================================================
+hand                40            own cards not yet played
+played              3 * n * 40    card played by relative seat r in its baza b: index
+                                  ``(b * n + r) * 40 + card``
+baza_results        3 * 3         per finished baza of the current duel: own team won,
+                                  other team won, parda
+turn                n + 1         relative seat to act; the last entry: nobody
+mano                n             relative seat of the hand's mano
+in_duel             n             relative seats playing the current duel
+folded              n             relative seats gone to the mazo in the current duel
+truco_level         5             accepted truco level 0-4, one-hot
+truco_pending       5             truco call waiting for an answer 0-4, one-hot
+truco_owner         3             team that may raise: none, own, other
+envido_calls        7             number of envido calls 0, 1, 2, 3, 4+ (one-hot),
+                                  real envido called, falta envido called
+envido_status       4             no call yet, waiting for an answer, quiero, no quiero
+envido_caller       2             team of the chain's last call: own, other
+statements          3 * n         per relative seat: stated a value, the value / 33,
+                                  said "son buenas" (RULES.md 5.5)
+shown               40            cards shown at the end of the hand
+score               2             own, other team's score / target
+hand_points         2             own, other team's points in the current hand / target
+camas               2             own, other team's camas / camas to win
+buenas              2             own, other team in the buenas (score > target / 2)
+pica_pica           1             the current hand is a pica-pica hand
+==================  ============  ==========================================================
+
+Information-state tensor (OpenSpiel)
+------------------------------------
+The observation tensor followed by the current hand's moves in order, :func:`history_slots`
+slots of ``n + 50``: the relative seat that moved, one-hot, then its action, one-hot. Earlier
+hands enter it only through the score; the OpenSpiel information-state *string* holds them.
+A hand longer than the slots (a chain of many envidos) keeps its first moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, NUM_ACTIONS, QUIERO, REAL_ENVIDO
+from truco.cards import NAMES
+from truco.match import PICA_PICA, Match
+from truco.observation import Observation, PublicHand
+from truco.variants import Rules, find_variant
+
+ENCODING_VERSION: Final = 1
+
+Floats = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+@cache
+def sections(players: int) -> tuple[tuple[str, int], ...]:
+    """The (name, size) of each section of the observation tensor for ``players`` seats."""
+    n = players
+    return (
+        ("hand", 40),
+        ("played", 3 * n * 40),
+        ("baza_results", 9),
+        ("turn", n + 1),
+        ("mano", n),
+        ("in_duel", n),
+        ("folded", n),
+        ("truco_level", 5),
+        ("truco_pending", 5),
+        ("truco_owner", 3),
+        ("envido_calls", 7),
+        ("envido_status", 4),
+        ("envido_caller", 2),
+        ("statements", 3 * n),
+        ("shown", 40),
+        ("score", 2),
+        ("hand_points", 2),
+        ("camas", 2),
+        ("buenas", 2),
+        ("pica_pica", 1),
+    )
+
+
+@cache
+def offsets(players: int) -> Mapping[str, int]:
+    """Where each section starts in the observation tensor."""
+    out: dict[str, int] = {}
+    at = 0
+    for name, size in sections(players):
+        out[name] = at
+        at += size
+    return out
+
+
+@cache
+def observation_size(players: int) -> int:
+    """Length of the observation tensor: ``125 + 127 * players`` (379 for 2 players)."""
+    return sum(size for _, size in sections(players))
+
+
+def history_slots(rules: Rules) -> int:
+    """Moves of the current hand kept in the information-state tensor.
+
+    Three per seat (cards or the mazo), eight for the truco ladder and its answers, twelve
+    for the envido chain and its answer; a pica-pica hand has three duels of two seats.
+    """
+    if rules.uses_pica_pica():
+        return 3 * (6 + 8 + 12)
+    return 3 * rules.players + 8 + 12
+
+
+def information_state_size(rules: Rules) -> int:
+    n = rules.players
+    return observation_size(n) + history_slots(rules) * (n + NUM_ACTIONS)
+
+
+def action_mask(obs: Observation) -> Mask:
+    """1 for each legal action of the observing seat (all 0 when it is not to act)."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[list(obs.legal_actions)] = 1
+    return mask
+
+
+def _duel_moves(obs: Observation) -> list[tuple[int, int]]:
+    """The (seat, action) moves of the current duel: those by seats in it."""
+    seats = obs.seats
+    return [(m.seat, m.action) for m in obs.moves if m.seat in seats]
+
+
+def encode(obs: Observation, out: Floats | None = None) -> Floats:
+    """The observation tensor of ``obs`` (layout version 1, see the module docstring)."""
+    n = obs.rules.players
+    size = observation_size(n)
+    if out is None:
+        out = np.zeros(size, np.float32)
+    else:
+        out[:size] = 0.0
+    me = obs.seat
+    team = me & 1
+    at = offsets(n)
+    rules = obs.rules
+
+    for card in obs.hand:
+        out[card] = 1.0
+    played = at["played"]
+    count = [0] * n
+    for move in obs.moves:
+        if move.action < 40:
+            r = (move.seat - me) % n
+            out[played + (count[move.seat] * n + r) * 40 + move.action] = 1.0
+            count[move.seat] += 1
+    for b, winner in enumerate(obs.baza_results[:3]):
+        out[at["baza_results"] + 3 * b + (2 if winner < 0 else winner ^ team)] = 1.0
+    out[at["turn"] + ((obs.turn - me) % n if obs.turn >= 0 else n)] = 1.0
+    out[at["mano"] + (obs.mano - me) % n] = 1.0
+    for seat in obs.seats:
+        out[at["in_duel"] + (seat - me) % n] = 1.0
+    for seat in obs.folded:
+        out[at["folded"] + (seat - me) % n] = 1.0
+    out[at["truco_level"] + obs.truco_level] = 1.0
+    out[at["truco_pending"] + obs.truco_pending] = 1.0
+    owner = obs.truco_owner
+    out[at["truco_owner"] + (0 if owner < 0 else 1 + (owner ^ team))] = 1.0
+
+    chain = obs.envido_chain
+    calls = at["envido_calls"]
+    out[calls + min(chain.count(ENVIDO), 4)] = 1.0
+    out[calls + 5] = float(REAL_ENVIDO in chain)
+    out[calls + 6] = float(FALTA_ENVIDO in chain)
+    status, caller = _envido_status(obs)
+    out[at["envido_status"] + status] = 1.0
+    if caller >= 0:
+        out[at["envido_caller"] + ((caller & 1) ^ team)] = 1.0
+    for seat, value in obs.statements:
+        base = at["statements"] + 3 * ((seat - me) % n)
+        if value is None:
+            out[base + 2] = 1.0
+        else:
+            out[base] = 1.0
+            out[base + 1] = value / 33.0
+    for _, card in obs.shown:
+        out[at["shown"] + card] = 1.0
+
+    target = rules.target
+    other = 1 - team
+    out[at["score"]] = obs.score[team] / target
+    out[at["score"] + 1] = obs.score[other] / target
+    out[at["hand_points"]] = min(obs.hand_points[team] / target, 1.0)
+    out[at["hand_points"] + 1] = min(obs.hand_points[other] / target, 1.0)
+    out[at["camas"]] = obs.camas[team] / rules.camas_to_win
+    out[at["camas"] + 1] = obs.camas[other] / rules.camas_to_win
+    out[at["buenas"]] = float(obs.score[team] > rules.half)
+    out[at["buenas"] + 1] = float(obs.score[other] > rules.half)
+    out[at["pica_pica"]] = float(obs.kind == PICA_PICA)
+    return out
+
+
+def _envido_status(obs: Observation) -> tuple[int, int]:
+    """The envido of the current duel: (status index, seat of the chain's last call or -1).
+
+    A call is answered by the very next move (RULES.md 5.2), so the move after the last call
+    says whether the chain was accepted.
+    """
+    moves = _duel_moves(obs)
+    last = -1
+    for i, (_, action) in enumerate(moves):
+        if ENVIDO <= action <= FALTA_ENVIDO:
+            last = i
+    if last < 0:
+        return 0, -1
+    caller = moves[last][0]
+    if last + 1 >= len(moves):
+        return 1, caller
+    answer = moves[last + 1][1]
+    return (2 if answer == QUIERO else 3 if answer == NO_QUIERO else 1), caller
+
+
+def encode_information_state(obs: Observation, out: Floats | None = None) -> Floats:
+    """The observation tensor followed by the current hand's moves (see the module docstring)."""
+    rules = obs.rules
+    n = rules.players
+    size = information_state_size(rules)
+    if out is None:
+        out = np.zeros(size, np.float32)
+    else:
+        out[:size] = 0.0
+    encode(obs, out)
+    base = observation_size(n)
+    width = n + NUM_ACTIONS
+    me = obs.seat
+    for i, move in enumerate(obs.moves[: history_slots(rules)]):
+        slot = base + i * width
+        out[slot + (move.seat - me) % n] = 1.0
+        out[slot + n + move.action] = 1.0
+    return out
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(NAMES[c] for c in cards) or "-"
+
+
+def _statements(statements: Sequence[tuple[int, int | None]]) -> str:
+    return " ".join(f"p{s}={'buenas' if v is None else v}" for s, v in statements)
+
+
+def public_string(obs: Observation) -> str:
+    """What everyone at the table sees now, on one line (no seat's cards in hand)."""
+    parts = [f"score {obs.score[0]}-{obs.score[1]}"]
+    if obs.rules.camas_to_win > 1:
+        parts.append(f"camas {obs.camas[0]}-{obs.camas[1]}")
+    parts.append(f"{obs.kind} mano p{obs.mano}")
+    parts.append(", ".join(str(m) for m in obs.moves) or "no moves")
+    if obs.statements:
+        parts.append(f"said {_statements(obs.statements)}")
+    if obs.shown:
+        parts.append(f"shown {' '.join(f'p{s}:{NAMES[c]}' for s, c in obs.shown)}")
+    if obs.match_over:
+        parts.append(f"winner team {obs.winner}")
+    elif obs.turn >= 0:
+        parts.append(f"turn p{obs.turn}")
+    return " | ".join(parts)
+
+
+def observation_string(obs: Observation) -> str:
+    """The seat's view on one line: who it is, its cards, then :func:`public_string`."""
+    return f"p{obs.seat} holds {_cards(obs.hand)} | {public_string(obs)}"
+
+
+def past_hand_string(hand: PublicHand, dealt: Sequence[int] | None) -> str:
+    """A finished hand as one seat remembers it: the cards it was dealt and what all saw.
+
+    ``dealt`` is None for a seat whose cards the rememberer never saw (a resampled state).
+    """
+    parts = [
+        f"{hand.kind} mano p{hand.mano}",
+        f"held {'?' if dealt is None else _cards(dealt)}",
+        ", ".join(str(m) for m in hand.moves) or "no moves",
+    ]
+    if hand.statements:
+        parts.append(f"said {_statements(hand.statements)}")
+    if hand.shown:
+        parts.append(f"shown {' '.join(f'p{s}:{NAMES[c]}' for s, c in hand.shown)}")
+    parts.append(f"points {hand.points[0]}-{hand.points[1]}")
+    return " | ".join(parts)
+
+
+# -- shared by the PettingZoo and Gymnasium adapters
+
+#: Reward schemes: points scored (own team minus other team) per step, or the match result.
+REWARDS: Final = ("points", "match")
+
+
+def make_rules(variant: str, players: int, target: int | None) -> Rules:
+    """The preset ``variant`` for ``players`` seats, to ``target`` (None: the preset's)."""
+    options: dict[str, Any] = {"players": players}
+    if target is not None:
+        options["target"] = target
+    return find_variant(variant, **options)
+
+
+def observation_space(players: int) -> spaces.Dict:
+    """``Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (50,), int8))``."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, (observation_size(players),), np.float32),
+            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        }
+    )
+
+
+def match_points(match: Match, first: int) -> tuple[int, int]:
+    """Points each team has scored in the hands from index ``first`` on, the one in play too.
+
+    A reward is the change of this over a step: hand logs keep every point (a valenciano
+    cama resets the score, not the logs), and points past the target are never scored.
+    """
+    totals = [0, 0]
+    for log in match.hands[max(first, 0) :]:
+        totals[0] += log.points[0]
+        totals[1] += log.points[1]
+    if match.hands and not match.hand.over:
+        totals[0] += match.hand.points[0]
+        totals[1] += match.hand.points[1]
+    return totals[0], totals[1]

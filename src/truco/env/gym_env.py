@@ -1,0 +1,174 @@
+"""``truco/Truco-v0``: one seat of a truco table as a Gymnasium environment.
+
+>>> import gymnasium
+>>> import truco.env.gym_env
+>>> table = gymnasium.make("truco/Truco-v0", variant="valenciano", opponent="heuristic")
+>>> obs, info = table.reset(seed=3)
+>>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+((379,), True)
+
+The learner sits at ``seat``; every other seat is a bot from the registry
+(:func:`truco.bots.make_bot`): ``opponent`` for the other team, ``partner`` for the learner's
+partners (the same as ``opponent`` unless given). Bot specs are those of ``truco arena``,
+``"search:budget_ms=20"``. :meth:`TrucoGymEnv.step` plays the learner's action, then the
+bots until the learner is to act again or the match is over.
+
+=====================  ======================================================================
+Actions                ``Discrete(50)``, the table of :mod:`truco.env.encoding` (0-39 play
+                       that card, 40-43 truco .. joc fora, 44-46 envido, real envido, falta
+                       envido, 47 quiero, 48 no quiero, 49 mazo)
+Observations           ``Dict(observation=Box(0, 1, (125 + 127 * n,), float32),
+                       action_mask=Box(0, 1, (50,), int8))``, layout version 1, built from the
+                       learner's Observation only; :meth:`TrucoGymEnv.action_masks` gives
+                       the mask as booleans (sb3-contrib's ``MaskablePPO`` reads it)
+Rewards                ``reward="points"``: the learner's team's points minus the other
+                       team's, over the step (the bots' moves included); ``reward="match"``:
+                       +1 / -1 when the match ends
+Termination            the match is over, or an illegal action: then ``illegal_reward`` and
+                       ``info["illegal_action"] = True`` (``illegal_reward=None`` raises
+                       :class:`~truco.errors.IllegalActionError` instead)
+Seeding                ``reset(seed=s)`` fixes the deals and the bots' choices
+=====================  ======================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from truco.actions import NUM_ACTIONS
+from truco.arena import parse_bot_spec
+from truco.bots import make_bot
+from truco.bots.base import Bot
+from truco.env import encoding
+from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
+from truco.match import Match
+
+ENV_ID: Final = "truco/Truco-v0"
+Observed = dict[str, Any]
+
+
+class TrucoGymEnv(gym.Env[Observed, np.int64]):
+    """One learner seat against (and with) registry bots."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
+
+    def __init__(
+        self,
+        variant: str = "argentino",
+        players: int = 2,
+        target: int | None = None,
+        seat: int = 0,
+        opponent: str = "random",
+        partner: str | None = None,
+        reward: str = "points",
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be ansi or None, not {render_mode!r}")
+        self.rules = make_rules(variant, players, target)
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"seat {seat} is not at a table of {self.rules.players}")
+        self.seat = seat
+        self.specs = [
+            (opponent if (s - seat) & 1 else (partner or opponent))
+            for s in range(self.rules.players)
+        ]
+        for s, spec in enumerate(self.specs):
+            if s != seat:
+                name, options = parse_bot_spec(spec)
+                make_bot(name, seed=0, **options)  # fail now on a bad name or option
+        self.reward_mode = reward
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.rules.players)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.match = Match(self.rules, seed=0)
+        self.bots: list[Bot | None] = []
+        self._done = True
+
+    def _observe(self) -> Observed:
+        obs = self.match.observation(self.seat)
+        return {"observation": encoding.encode(obs), "action_mask": encoding.action_mask(obs)}
+
+    def _info(self) -> dict[str, Any]:
+        m = self.match
+        if not m.over:
+            return {}
+        return {
+            "winner": m.winner,
+            "score": (m.score[0], m.score[1]),
+            "camas": (m.camas[0], m.camas[1]),
+        }
+
+    def _play_bots(self) -> None:
+        m = self.match
+        while not m.over and m.turn != self.seat:
+            seat = m.turn
+            bot = self.bots[seat]
+            assert bot is not None
+            m.apply(bot.choose(m.observation(seat)))
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observed, dict[str, Any]]:
+        super().reset(seed=seed)
+        match_seed = int(self.np_random.integers(2**62))
+        self.match = Match(self.rules, seed=match_seed)
+        self.bots = []
+        for s, spec in enumerate(self.specs):
+            if s == self.seat:
+                self.bots.append(None)
+                continue
+            name, bot_options = parse_bot_spec(spec)
+            self.bots.append(make_bot(name, seed=match_seed * 16 + s, **bot_options))
+        self._play_bots()
+        self._done = self.match.over
+        return self._observe(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[Observed, float, bool, bool, dict[str, Any]]:
+        m = self.match
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        a = int(action)
+        if self.illegal_reward is not None and a not in m.legal_actions():
+            self._done = True
+            info = {**self._info(), "illegal_action": True}
+            return self._observe(), float(self.illegal_reward), True, False, info
+        first = len(m.hands) - 1
+        before = match_points(m, first)
+        m.apply(a)
+        self._play_bots()
+        team = self.seat & 1
+        reward = 0.0
+        if self.reward_mode == "points":
+            after = match_points(m, first)
+            reward = float((after[team] - before[team]) - (after[1 - team] - before[1 - team]))
+        elif m.over:
+            reward = 1.0 if m.winner == team else -1.0
+        self._done = m.over
+        return self._observe(), reward, m.over, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the learner now, as booleans."""
+        mask: npt.NDArray[np.bool_] = encoding.action_mask(
+            self.match.observation(self.seat)
+        ).astype(bool)
+        return mask
+
+    def render(self) -> str | None:
+        """The public table as a line of text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        return encoding.public_string(self.match.observation(self.seat))
+
+
+if ENV_ID not in gym.registry:
+    gym.register(ENV_ID, entry_point="truco.env.gym_env:TrucoGymEnv")

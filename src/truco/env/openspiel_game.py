@@ -1,0 +1,333 @@
+"""Truco as an OpenSpiel game: ``pyspiel.load_game("python_truco(variant=espanol,players=4)")``.
+
+Importing this module registers ``python_truco``. A state wraps a :class:`~truco.match.Match`
+and translates; every rule stays in the engine (STYLE.md lesson 10).
+
+Parameters
+----------
+=========  ============  =========================================================
+name       default       meaning
+=========  ============  =========================================================
+variant    argentino     preset: argentino, espanol, valenciano
+players    2             2, 4, 6 (and 8 in valenciano)
+target     0             points of a game (a cama); 0 keeps the preset's (30, 24)
+=========  ============  =========================================================
+
+The game is a whole match (RULES.md 7): sequential, imperfect information, zero-sum between
+the two teams. Returns are +1 for each seat of the winning team and -1 for the others, at
+the end only (terminal reward model).
+
+Chance nodes
+------------
+Each hand is dealt by ``3 * players`` explicit chance nodes before its first decision: chance
+outcome ``c`` (0-39, a card of :mod:`truco.cards`) deals card ``c``, uniformly among the cards
+of the deck not dealt yet. The k-th card goes to seat ``(mano + k) % players`` (RULES.md 9:
+one card at a time from the mano). A pica-pica hand is dealt once for all its duels.
+
+Actions
+-------
+``num_distinct_actions() == 50``: the engine's action ints, the table of
+:mod:`truco.env.encoding` (0-39 play that card, 40 truco, 41 retruco, 42 vale cuatro,
+43 joc fora, 44 envido, 45 real envido, 46 falta envido, 47 quiero, 48 no quiero, 49 mazo).
+
+Observations (layout version 1)
+-------------------------------
+=======================  ==================================================================
+observation_tensor       :func:`truco.env.encoding.encode`: the seat's current view
+information_state_tensor the observation tensor + the current hand's moves
+                         (:func:`truco.env.encoding.encode_information_state`)
+observation_string       :func:`truco.env.encoding.observation_string`
+information_state_string one line per finished hand (the cards the seat was dealt, the
+                         public moves, statements, shown cards and points), then the
+                         observation string: perfect recall for the seat
+=======================  ==================================================================
+
+All four are built from the seat's :class:`~truco.observation.Observation` only (and, for
+earlier hands, from what that seat was shown then). In a pica-pica hand the statements of an
+earlier duel leave the observation when the next duel starts (the Observation keeps the
+current duel's); they are in the information-state string from the next hand on.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from truco.actions import NUM_ACTIONS, token
+from truco.bots.knowledge import Sampler
+from truco.cards import NAMES
+from truco.env import encoding
+from truco.match import Match
+from truco.observation import Observation, PublicHand
+from truco.variants import PRESETS, Rules, find_variant
+
+GAME_NAME: Final = "python_truco"
+MAX_PLAYERS: Final = max(max(p.player_counts) for p in PRESETS.values())
+
+_DEFAULT_PARAMS: Final[dict[str, Any]] = {"variant": "argentino", "players": 2, "target": 0}
+
+_GAME_TYPE: Final = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Python Truco (argentino, espanol, valenciano)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    provides_factored_observation_string=False,
+    parameter_specification=_DEFAULT_PARAMS,
+)
+
+
+def rules_of(params: dict[str, Any]) -> Rules:
+    """The :class:`Rules` named by the game parameters (unknown values raise ``RulesError``)."""
+    options: dict[str, Any] = {"players": int(params.get("players", 2))}
+    target = int(params.get("target", 0))
+    if target:
+        options["target"] = target
+    return find_variant(str(params.get("variant", "argentino")), **options)
+
+
+def max_game_length(rules: Rules) -> int:
+    """An upper bound on the decisions of a match (chance nodes not counted).
+
+    Every hand gives a team at least one point, so a game to the target lasts at most
+    ``2 * target - 1`` hands, and a match at most ``2 * camas_to_win - 1`` games; a hand has
+    at most :func:`~truco.env.encoding.history_slots` moves unless a chain of envidos runs
+    past eleven calls, which argentino and espanol allow but random play hardly reaches.
+    """
+    hands = (2 * rules.camas_to_win - 1) * (2 * rules.target - 1)
+    return hands * encoding.history_slots(rules)
+
+
+class TrucoGame(pyspiel.Game):  # type: ignore[misc]
+    """The ``python_truco`` game; ``rules`` (not a pyspiel parameter) overrides the preset."""
+
+    def __init__(self, params: dict[str, Any] | None = None, rules: Rules | None = None) -> None:
+        full = {**_DEFAULT_PARAMS, **(params or {})}
+        self.rules = rules if rules is not None else rules_of(full)
+        if rules is not None:
+            full = {"variant": rules.name, "players": rules.players, "target": rules.target}
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=40,
+            num_players=self.rules.players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=max_game_length(self.rules),
+        )
+        super().__init__(_GAME_TYPE, info, full)
+
+    def new_initial_state(self) -> TrucoState:
+        """A match before its first deal (a chance node)."""
+        return TrucoState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> TrucoObserver:
+        return TrucoObserver(self.rules, iig_obs_type, params)
+
+
+class _Table:
+    """Everything a state holds, copied cheaply by ``clone()`` (which deep-copies attributes).
+
+    ``past`` is the public record of each finished hand, ``held[seat]`` the cards each seat
+    saw itself dealt in each hand (None where a resampled state cannot know them).
+    """
+
+    __slots__ = ("deal", "held", "match", "past")
+
+    def __init__(
+        self,
+        match: Match,
+        deal: list[int],
+        past: list[PublicHand],
+        held: list[list[tuple[int, ...] | None]],
+    ) -> None:
+        self.match = match
+        self.deal = deal
+        self.past = past
+        self.held = held
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        return _Table(
+            self.match.clone(), list(self.deal), list(self.past), [list(h) for h in self.held]
+        )
+
+
+class TrucoState(pyspiel.State):  # type: ignore[misc]
+    """A match in progress: a chance node while a hand is dealt, else the seat to act."""
+
+    def __init__(self, game: TrucoGame, table: _Table | None = None) -> None:
+        super().__init__(game)
+        rules = game.rules
+        if table is None:
+            match = Match(rules, auto_deal=False)
+            table = _Table(match, [], [], [[] for _ in range(rules.players)])
+        self._t = table
+
+    # -- the pyspiel API
+
+    def current_player(self) -> int:
+        m = self._t.match
+        if m.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if m.hand.over:
+            return int(pyspiel.PlayerId.CHANCE)
+        return m.turn
+
+    def _legal_actions(self, player: int) -> list[int]:
+        m = self._t.match
+        if m.over or m.hand.over or player != m.turn:
+            return []
+        return sorted(m.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        dealt = set(self._t.deal)
+        left = sorted(c for c in self._t.match.rules.cards if c not in dealt)
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        t = self._t
+        m = t.match
+        if not m.hand.over:
+            m.apply(action)
+            return
+        t.deal.append(action)
+        n = m.n
+        if len(t.deal) < 3 * n:
+            return
+        mano = (m.mano + 1) % n if m.hands else m.mano
+        cards: list[tuple[int, ...]] = [()] * n
+        d = t.deal
+        for j in range(n):
+            cards[(mano + j) % n] = (d[j], d[j + n], d[j + 2 * n])
+        m.start_hand(cards)
+        t.deal = []
+        for seat in range(n):
+            obs = m.observation(seat)
+            if seat == 0 and obs.previous is not None:
+                t.past.append(obs.previous)
+            t.held[seat].append(obs.hand)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {NAMES[action]}"
+        return token(action)
+
+    def is_terminal(self) -> bool:
+        return self._t.match.over
+
+    def returns(self) -> list[float]:
+        m = self._t.match
+        if not m.over:
+            return [0.0] * m.n
+        return [1.0 if seat & 1 == m.winner else -1.0 for seat in range(m.n)]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TrucoState:
+        """A state the seat cannot tell from this one, hidden cards drawn to fit its view.
+
+        The deal is drawn by :class:`~truco.bots.knowledge.Sampler` from the seat's
+        observation; the seat keeps its memory of earlier hands, the others' is unknown.
+        """
+        rng = random.Random(int(probability_sampler() * 2**52))
+        obs = self.observation_for(player_id)
+        match = Sampler(obs).state(rng)
+        t = self._t
+        held: list[list[tuple[int, ...] | None]] = [
+            list(h) if s == player_id else [None] * len(h) for s, h in enumerate(t.held)
+        ]
+        return TrucoState(self.get_game(), _Table(match, [], list(t.past), held))
+
+    def __str__(self) -> str:
+        m = self._t.match
+        parts = [f"{m.rules.name} {m.n}p score {m.score[0]}-{m.score[1]}"]
+        if m.rules.camas_to_win > 1:
+            parts.append(f"camas {m.camas[0]}-{m.camas[1]}")
+        if m.hands:
+            log = m.hands[-1]
+            parts.append(" / ".join(" ".join(NAMES[c] for c in cs) for cs in log.cards))
+            moves = [*log.moves, *([] if m.hand.over else m.hand.history)]
+            parts.append(" ".join(f"p{c >> 6}:{token(c & 63)}" for c in moves))
+        if self._t.deal:
+            parts.append("dealing " + " ".join(NAMES[c] for c in self._t.deal))
+        return " | ".join(parts)
+
+    # -- for observers and bots
+
+    @property
+    def match(self) -> Match:
+        """The wrapped engine state (all hands, hidden cards included)."""
+        return self._t.match
+
+    def observation_for(self, seat: int) -> Observation:
+        """What ``seat`` may know now: the only input of the observers."""
+        return self._t.match.observation(seat)
+
+    def memory_of(self, seat: int) -> list[str]:
+        """The finished hands as ``seat`` saw them, one line each."""
+        t = self._t
+        held = t.held[seat]
+        return [encoding.past_hand_string(h, held[i]) for i, h in enumerate(t.past)]
+
+    @classmethod
+    def from_match(cls, game: TrucoGame, match: Match) -> TrucoState:
+        """A state around ``match`` (between hands it is a chance node), with no memory."""
+        table = _Table(match, [], [], [[] for _ in range(match.n)])
+        return cls(game, table)
+
+
+class TrucoObserver:
+    """The observation and information-state tensors and strings (layout version 1)."""
+
+    def __init__(self, rules: Rules, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"python_truco observers take no parameters, not {params}")
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError("python_truco observes for one seat: its cards and all public")
+        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        n = rules.players
+        if self.perfect_recall:
+            size = encoding.information_state_size(rules)
+        else:
+            size = encoding.observation_size(n)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray[Any, Any]] = {}
+        at = 0
+        for name, width in encoding.sections(n):
+            self.dict[name] = self.tensor[at : at + width]
+            at += width
+        if self.perfect_recall:
+            slots = encoding.history_slots(rules)
+            self.dict["history"] = self.tensor[at:].reshape(slots, n + NUM_ACTIONS)
+
+    def set_from(self, state: TrucoState, player: int) -> None:
+        obs = state.observation_for(player)
+        if self.perfect_recall:
+            encoding.encode_information_state(obs, self.tensor)
+        else:
+            encoding.encode(obs, self.tensor)
+
+    def string_from(self, state: TrucoState, player: int) -> str:
+        now = encoding.observation_string(state.observation_for(player))
+        if not self.perfect_recall:
+            return now
+        return "\n".join([*state.memory_of(player), now])
+
+
+if GAME_NAME not in {g.short_name for g in pyspiel.registered_games()}:
+    pyspiel.register_game(_GAME_TYPE, TrucoGame)

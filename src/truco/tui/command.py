@@ -1,0 +1,147 @@
+"""``truco play``: its options, the checks made before the screen opens, and saved games.
+
+This module imports Textual only inside :func:`play`, so ``truco`` runs without the ``tui``
+extra and says what to install when it is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from truco.errors import TrucoError
+from truco.match import Match
+from truco.records import Record, dump
+from truco.tui.i18n import BOT_NAMES, LANGS, Texts
+from truco.variants import PRESETS, Rules, find_variant
+
+
+@dataclass(frozen=True, slots=True)
+class PlayConfig:
+    """A game against the bots: the rules, the person's seat, the bots and the pace."""
+
+    rules: Rules
+    seat: int = 0
+    bot: str = "search"
+    seed: int | None = None
+    lang: str = "es"
+    name: str | None = None
+    #: Least seconds between a bot's move and the next: a person can follow them.
+    pace: float = 0.8
+    budget_ms: float = 300.0
+    games: Path | None = None
+
+    def names(self) -> list[str]:
+        """The person's name at their seat, the bots' names at the others."""
+        texts = Texts(self.lang, self.rules.name)
+        bots = iter(BOT_NAMES)
+        return [
+            (self.name or texts("you")) if s == self.seat else next(bots)
+            for s in range(self.rules.players)
+        ]
+
+
+def games_dir(folder: Path | None = None) -> Path:
+    """Where games are saved: ``folder``, else ``$XDG_DATA_HOME/truco/games``."""
+    if folder is not None:
+        return folder
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "truco" / "games"
+
+
+def save_game(match: Match, names: list[str], folder: Path | None = None) -> Path:
+    """Write the match as a ``.truco`` record in the games folder; return its path."""
+    from truco.referee import record_of
+
+    record: Record = record_of(match, names=names)
+    where = games_dir(folder)
+    where.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    stem = f"{stamp}-{match.rules.name}-{match.rules.players}p"
+    path = where / f"{stem}.truco"
+    n = 2
+    while path.exists():
+        path = where / f"{stem}-{n}.truco"
+        n += 1
+    dump(record, path)
+    return path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--target", type=int, help="points to win (default: the preset's)")
+    p.add_argument("--bot", default="search", help="the bots' kind: name or name:key=value,...")
+    p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (team: seat %% 2)")
+    p.add_argument("--seed", type=int, help="seed of the deal and the bots")
+    p.add_argument("--lang", default="es", choices=LANGS, help="es (default) or en")
+    p.add_argument("--name", help="your name at the table")
+    p.add_argument("--pace", type=float, default=0.8, help="least seconds per bot move")
+    p.add_argument("--budget-ms", type=float, default=300.0, help="search bot's time per move")
+    p.add_argument("--games", type=Path, help="folder for saved games")
+    p.add_argument("--review", metavar="FILE", help="step through a .truco record instead")
+
+
+def config_of(args: argparse.Namespace) -> PlayConfig:
+    """The checked configuration of ``truco play``; a bad option raises :class:`TrucoError`."""
+    from truco.arena import parse_bot_spec
+    from truco.bots import make_bot
+
+    options: dict[str, object] = {"players": args.players}
+    if args.target is not None:
+        options["target"] = args.target
+    rules = find_variant(args.variant, **options)
+    if not 0 <= args.seat < rules.players:
+        raise TrucoError(f"seat: {args.seat} is not a seat at a table of {rules.players}")
+    name, bot_options = parse_bot_spec(args.bot)
+    make_bot(name, seed=0, **bot_options)  # an unknown bot or option fails here, not mid-game
+    if args.pace < 0:
+        raise TrucoError(f"pace: must not be negative, not {args.pace}")
+    return PlayConfig(
+        rules=rules,
+        seat=args.seat,
+        bot=args.bot,
+        seed=args.seed,
+        lang=args.lang,
+        name=args.name,
+        pace=args.pace,
+        budget_ms=args.budget_ms,
+        games=args.games,
+    )
+
+
+def play(args: argparse.Namespace) -> int:
+    """Run the terminal game (or the review of ``--review FILE``); the exit status."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        print("error: the terminal game needs Textual: pip install 'truco[tui]'", file=sys.stderr)
+        return 1
+    if args.review:
+        from truco.records import load
+        from truco.referee import replay
+        from truco.tui.review import ReviewApp
+
+        try:
+            record = load(args.review)
+            replay(record)
+        except TrucoError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
+        ReviewApp(record, lang=args.lang, title=Path(args.review).name).run()
+        return 0
+    from truco.tui.app import PlayApp
+
+    try:
+        config = config_of(args)
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    saved = PlayApp(config).run()
+    if saved is not None:
+        print(Texts(config.lang, config.rules.name)("saved", path=saved))
+    return 0

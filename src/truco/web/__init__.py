@@ -1,0 +1,26 @@
+"""The browser game: ``truco serve`` (issue 5).
+
+An ASGI app (FastAPI, served by uvicorn) where people play truco with friends and bots. The
+server is the only referee: browsers send intentions over a WebSocket, the engine validates
+them, and every seat and spectator receives views built only from
+:meth:`truco.match.Match.observation` (RULES.md 10). Tables are stored as their rules, seed
+and append-only action log (SQLite by default, PostgreSQL when the database URL says so) and
+resume by replaying that log on a fresh :class:`~truco.match.Match`.
+
+=================  ==========================================================================
+module             what it holds
+=================  ==========================================================================
+``protocol``       the typed WebSocket messages and their strict parser (``docs/protocol.md``)
+``views``          what a seat or a spectator is sent: built from an ``Observation`` only
+``store``          SQLAlchemy 2 tables and the writer thread (group commit, one per process)
+``bots``           bot levels and the executor that runs bots off the event loop
+``tables``         a live table (match, seats, connections, pacing) and the table registry
+``downloads``      ``.truco`` records offered for download, and when they may be
+``app``            routes: pages, JSON API, the WebSocket
+``server``         uvicorn with the app; ``command``: the ``truco serve`` arguments
+``settings``       database URL, bot pacing and executor
+=================  ==========================================================================
+
+The web layer holds no rules (STYLE.md lesson 10): legality, scoring and hidden information
+all come from the engine. Import :func:`truco.web.app.create_app` to embed the app.
+"""

@@ -1,0 +1,160 @@
+"""The WebSocket protocol: small typed messages, one JSON object per text frame.
+
+Browsers send intentions; the server answers with the state as the engine sees it. The full
+description, with examples, is ``docs/protocol.md``; this module is its executable form.
+
+Client to server (``type`` first):
+
+==========  ====================================================  ==========================
+type        fields                                                effect
+==========  ====================================================  ==========================
+``hello``   ``token`` (optional): a seat's secret                 sit at that seat, or watch
+``act``     ``action``: a token (``7o``, ``truco``); ``seq``: the  act for your seat
+            ``seq`` of the state the choice was made in
+``name``    ``name``: 1..24 characters                            rename your seat
+``ping``    nothing                                               the server answers ``pong``
+==========  ====================================================  ==========================
+
+Server to client: ``welcome`` (once, after ``hello``), ``state`` (after every change; a full
+view, see :mod:`truco.web.views`), ``error`` (``code`` and ``message``; nothing changed) and
+``pong``.
+
+>>> parse_client('{"type": "act", "action": "truco", "seq": 4}')
+Act(action='truco', seq=4)
+>>> parse_client('{"type": "act", "action": 7}')
+Traceback (most recent call last):
+...
+truco.web.protocol.ProtocolError: bad_message: act: 'action' must be a string such as "truco"
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Final
+
+PROTOCOL_VERSION: Final = 1
+#: Largest client message accepted, in bytes; larger ones get ``too_large`` and change nothing.
+MAX_MESSAGE_BYTES: Final = 2048
+#: Largest frame uvicorn accepts at all (beyond it the connection is closed).
+MAX_FRAME_BYTES: Final = 65536
+MAX_NAME: Final = 24
+
+#: Error codes (``docs/protocol.md``).
+ERROR_CODES: Final = (
+    "bad_json",  # not a JSON object
+    "too_large",  # over MAX_MESSAGE_BYTES
+    "bad_message",  # a known type with missing or wrong fields
+    "unknown_type",
+    "binary",  # a binary frame
+    "hello_first",  # anything before hello
+    "already_hello",
+    "no_table",
+    "bad_token",  # a token that is no seat of this table
+    "not_seated",  # act or name from a spectator
+    "game_over",
+    "stale",  # seq is not the current state's: the state moved on
+    "not_your_turn",
+    "bad_action",  # not an action token
+    "illegal",  # a legal token, but not legal now (the engine says why)
+    "rate_limited",
+    "server",  # the server could not save the action; nothing changed
+)
+
+
+class ProtocolError(ValueError):
+    """A message that is refused: ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    action: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+ClientMessage = Hello | Act | Rename | Ping
+
+
+def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
+    extra = set(data) - allowed - {"type"}
+    if extra:
+        raise ProtocolError("bad_message", f"{kind}: unknown field {sorted(extra)[0]!r}")
+
+
+def clean_name(raw: Any) -> str:
+    """A display name: printable, single-line, 1..24 characters after trimming."""
+    if not isinstance(raw, str):
+        raise ProtocolError("bad_message", "name: must be a string")
+    text = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C").strip()
+    text = " ".join(text.split())
+    if not 1 <= len(text) <= MAX_NAME:
+        raise ProtocolError("bad_message", f"name: must have 1 to {MAX_NAME} characters")
+    return text
+
+
+def parse_client(text: str) -> ClientMessage:
+    """The message in a text frame, or :class:`ProtocolError` saying what is wrong with it."""
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_json", "not a JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "not a JSON object")
+    kind = data.get("type")
+    if kind == "hello":
+        _fields(data, "hello", {"token"})
+        token = data.get("token")
+        if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 128):
+            raise ProtocolError("bad_message", "hello: 'token' must be a seat's token")
+        return Hello(token)
+    if kind == "act":
+        _fields(data, "act", {"action", "seq"})
+        action = data.get("action")
+        if not isinstance(action, str) or not 1 <= len(action) <= 32:
+            raise ProtocolError("bad_message", "act: 'action' must be a string such as \"truco\"")
+        seq = data.get("seq")
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise ProtocolError("bad_message", "act: 'seq' must be the state's seq")
+        return Act(action, seq)
+    if kind == "name":
+        _fields(data, "name", {"name"})
+        return Rename(clean_name(data.get("name")))
+    if kind == "ping":
+        _fields(data, "ping", set())
+        return Ping()
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "every message needs a 'type'")
+    shown = kind if len(kind) <= 20 else kind[:20] + "..."
+    raise ProtocolError("unknown_type", f"unknown message type {shown!r}")
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A server message as compact JSON text."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: str, message: str) -> str:
+    return encode({"type": "error", "code": code, "message": message})

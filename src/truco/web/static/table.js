@@ -1,0 +1,722 @@
+// The table page: one WebSocket, a full view in every "state" message, rendered from scratch.
+// The server is the referee: this page only shows what it is sent and sends intentions.
+import { cardEl } from "/static/cards.js";
+import { applyStatic, callHint, callWord, cardName, t, toggleLang } from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const seatKey = `truco:seat:${tableId}`;
+
+const ORDER = ["quiero", "no-quiero", "truco", "retruco", "vale-cuatro", "joc-fora",
+  "envido", "real-envido", "falta-envido", "mazo"];
+const KEYS = { quiero: "q", "no-quiero": "n", truco: "t", retruco: "t", "vale-cuatro": "t",
+  "joc-fora": "t", envido: "e", "real-envido": "r", "falta-envido": "f", mazo: "m" };
+const LADDER = ["", "truco", "retruco", "vale-cuatro", "joc-fora"];
+const isCard = (token) => /^\d+[eboc]$/.test(token);
+
+let token = null;
+let rules = null;
+let you = null;
+let view = null;
+let ws = null;
+let retry = 0;
+let busy = false;
+let gone = false;
+let seenFinished = null;
+let overShown = false;
+let overlayTimer = null;
+let renamed = false;
+
+function el(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+function storage(fn, fallback = null) {
+  try {
+    return fn(localStorage);
+  } catch (e) {
+    return fallback;
+  }
+}
+
+function readToken() {
+  const hash = decodeURIComponent(location.hash.slice(1));
+  if (hash === "watch") return null;
+  if (hash) {
+    const saved = storage((s) => (s.setItem(seatKey, hash), true), false);
+    // The secret leaves the address bar (so a copied address is never a seat), once saved.
+    if (saved) history.replaceState(null, "", location.pathname);
+    return hash;
+  }
+  return storage((s) => s.getItem(seatKey));
+}
+
+// ------------------------------------------------------------------ connection
+
+function send(message) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+  ws.addEventListener("open", () => {
+    retry = 0;
+    send(token ? { type: "hello", token } : { type: "hello" });
+  });
+  ws.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
+  ws.addEventListener("close", () => {
+    busy = false;
+    if (gone) return;
+    banner(t("status.reconnecting"));
+    setTimeout(connect, Math.min(5000, 250 * 2 ** retry++));
+  });
+}
+
+function onMessage(msg) {
+  if (msg.type === "welcome") {
+    rules = msg.rules;
+    you = msg.seat;
+    banner(you === null ? t("status.spectator") : null, "info");
+    renderChrome();
+  } else if (msg.type === "state") {
+    view = msg.view;
+    busy = false;
+    render();
+  } else if (msg.type === "error") {
+    onError(msg);
+  }
+}
+
+function onError(msg) {
+  busy = false;
+  if (msg.code === "bad_token") {
+    storage((s) => s.removeItem(seatKey));
+    token = null;
+    banner(t("status.bad_link"), "warn");
+    ws.close();
+  } else if (msg.code === "no_table") {
+    gone = true;
+    banner(t("status.no_table"), "warn");
+  } else if (msg.code === "illegal") {
+    toast(t("error.illegal", { m: msg.message }));
+  } else if (msg.code === "not_your_turn" || msg.code === "stale") {
+    toast(t(`error.${msg.code}`));
+  } else {
+    toast(t("error.other", { m: msg.message }));
+  }
+  if (view) renderMine();
+}
+
+function act(action) {
+  if (busy || !view || view.turn !== you || !view.legal.includes(action)) return;
+  busy = true;
+  send({ type: "act", action, seq: view.seq });
+  renderMine();
+}
+
+// ------------------------------------------------------------------ words
+
+function seatName(seat) {
+  const s = view.seats[seat];
+  return s ? s.name : `p${seat}`;
+}
+
+function teamName(team) {
+  if (you === null) return t("team.n", { t: team + 1 });
+  return team === you % 2 ? t("team.us") : t("team.them");
+}
+
+function envidoCount(chain, upto = chain.length) {
+  return chain.slice(0, upto).filter((c) => c === "envido").length;
+}
+
+function chainWords(chain) {
+  return chain.map((c, i) => callWord(rules.variant, c, envidoCount(chain, i))).join(" + ");
+}
+
+function worth(value) {
+  return value === "cama" ? t("stake.cama") : String(value);
+}
+
+function envidoWorth(value) {
+  if (!Array.isArray(value)) return String(value);
+  if (value[0] === value[1]) return t("stake.falta", { n: value[0] });
+  return t("stake.falta2", { a: value[0], ta: teamName(0), b: value[1], tb: teamName(1) });
+}
+
+function logLine(entry, chainSoFar) {
+  if ("end" in entry) {
+    return t("log.end", { ta: teamName(0), a: entry.end[0], tb: teamName(1), b: entry.end[1] });
+  }
+  const name = seatName(entry.seat);
+  if ("say" in entry) {
+    return entry.say === null ? t("log.buenas", { name }) : t("log.says", { name, n: entry.say });
+  }
+  if ("show" in entry) return t("log.shows", { name, cards: entry.show.map(cardName).join(", ") });
+  if (isCard(entry.act)) return t("log.plays", { name, card: cardName(entry.act) });
+  if (entry.act === "mazo") return t("log.mazo", { name });
+  return t("log.calls", { name, call: callWord(rules.variant, entry.act, envidoCount(chainSoFar)) });
+}
+
+function logLines(entries) {
+  const chain = [];
+  const out = [];
+  for (const entry of entries) {
+    out.push([entry, logLine(entry, chain)]);
+    if (entry.act && ["envido", "real-envido", "falta-envido"].includes(entry.act)) chain.push(entry.act);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ chrome
+
+function banner(text, kind = "info") {
+  const b = $("banner");
+  b.className = `banner ${kind}` + (text ? "" : " hidden");
+  b.textContent = text || "";
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.classList.remove("hidden");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => box.classList.add("hidden"), 3500);
+}
+
+function renderChrome() {
+  applyStatic();
+  if (!rules) return;
+  const title = `${t(`variant.${rules.variant}`)} · ${rules.players} · ${rules.target}`;
+  $("title").textContent = title;
+  document.title = `Truco ${t(`variant.${rules.variant}`)}`;
+  $("rules-link").href = `/rules/${rules.variant}?players=${rules.players}`;
+}
+
+function render() {
+  if (!view || !rules) return;
+  renderChrome();
+  renderScore();
+  renderFelt();
+  renderMine();
+  renderStake();
+  renderLog();
+  renderInvite();
+  renderDownloads();
+  maybeOverlay();
+}
+
+// ------------------------------------------------------------------ score
+
+function tally(points, size) {
+  // Matchsticks in squares of five: four sides, then the diagonal.
+  const NS = "http://www.w3.org/2000/svg";
+  const groups = Math.ceil(size / 5);
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${groups * 26} 26`);
+  svg.setAttribute("class", "tally");
+  svg.setAttribute("aria-hidden", "true");
+  const sticks = [[4, 4, 4, 22], [4, 4, 22, 4], [22, 4, 22, 22], [4, 22, 22, 22], [4, 22, 22, 4]];
+  for (let i = 0; i < size; i++) {
+    const g = Math.floor(i / 5);
+    const [x1, y1, x2, y2] = sticks[i % 5];
+    const line = document.createElementNS(NS, "line");
+    line.setAttribute("x1", x1 + g * 26);
+    line.setAttribute("y1", y1);
+    line.setAttribute("x2", x2 + g * 26);
+    line.setAttribute("y2", y2);
+    line.setAttribute("class", i < points ? "stick on" : "stick");
+    svg.append(line);
+  }
+  return svg;
+}
+
+function renderScore() {
+  const box = $("score");
+  box.replaceChildren();
+  for (const team of [0, 1]) {
+    const score = view.score[team];
+    const div = el("div", `team team${team}` + (you !== null && team === you % 2 ? " us" : ""));
+    const head = el("div", "team-head");
+    head.append(el("span", "team-name", teamName(team)));
+    const players = view.seats.map((s, i) => [s, i]).filter(([, i]) => i % 2 === team);
+    head.append(el("span", "team-players", players.map(([s]) => s.name).join(", ")));
+    div.append(head);
+    const points = el("div", "points");
+    points.append(el("span", "big", String(score)), el("span", "of", t("score.of", { n: rules.target })));
+    const zone = view.buenas[team] ? "buenas" : "malas";
+    points.append(el("span", `zone ${zone}`, t(`score.${zone}`)));
+    div.append(points);
+    const sticks = el("div", "sticks");
+    const malas = el("div", "half");
+    malas.append(el("span", "half-label", t("score.malas")), tally(Math.min(score, rules.half), rules.half));
+    const buenas = el("div", "half");
+    buenas.append(
+      el("span", "half-label", t("score.buenas")),
+      tally(Math.max(0, score - rules.half), rules.target - rules.half),
+    );
+    sticks.append(malas, buenas);
+    div.append(sticks);
+    if (rules.camas_to_win > 1) {
+      const camas = el("div", "camas");
+      camas.append(el("span", "half-label", t("score.camas")));
+      for (let i = 0; i < rules.camas_to_win; i++) {
+        camas.append(el("span", i < view.camas[team] ? "cama on" : "cama", i < view.camas[team] ? "●" : "○"));
+      }
+      div.append(camas);
+    }
+    box.append(div);
+  }
+}
+
+// ------------------------------------------------------------------ the felt
+
+function recentTalk() {
+  // What each seat said since the last card was played: shown as speech bubbles.
+  const talk = new Map();
+  const chain = [];
+  for (const entry of view.log) {
+    if (entry.act && isCard(entry.act)) {
+      talk.clear();
+      continue;
+    }
+    if ("say" in entry) talk.set(entry.seat, entry.say === null ? "Son buenas" : String(entry.say));
+    else if (entry.act) {
+      talk.set(entry.seat, callWord(rules.variant, entry.act, envidoCount(chain)));
+      if (["envido", "real-envido", "falta-envido"].includes(entry.act)) chain.push(entry.act);
+    }
+  }
+  return talk;
+}
+
+function renderFelt() {
+  const felt = $("felt");
+  felt.replaceChildren();
+  const n = rules.players;
+  felt.dataset.players = String(n);
+  const me = you === null ? 0 : you;
+  const talk = recentTalk();
+  const open = view.bazas.length > view.baza_results.length ? view.bazas.length - 1 : -1;
+  for (let seat = 0; seat < n; seat++) {
+    const rel = (seat - me + n) % n;
+    const angle = ((90 - (rel * 360) / n) * Math.PI) / 180;
+    const place = (node, rx, ry) => {
+      node.style.left = `${50 + rx * Math.cos(angle)}%`;
+      node.style.top = `${50 + ry * Math.sin(angle)}%`;
+    };
+    const info = view.seats[seat];
+    const classes = ["seat", `team${seat % 2}`];
+    if (seat === view.turn) classes.push("turn");
+    if (seat === you) classes.push("me");
+    if (view.folded.includes(seat)) classes.push("folded");
+    if (!view.duel.includes(seat)) classes.push("resting");
+    if (Math.sin(angle) < -0.3) classes.push("upper");
+    const box = el("div", classes.join(" "));
+    box.dataset.seat = String(seat);
+    const name = el("div", "seat-name", info.name);
+    box.append(name);
+    const tags = el("div", "seat-tags");
+    if (seat === view.mano) tags.append(el("span", "tag mano", t("seat.mano")));
+    if (info.kind === "bot") tags.append(el("span", "tag bot", t("seat.bot")));
+    else if (!info.connected) tags.append(el("span", "tag offline", t("seat.offline")));
+    if (view.folded.includes(seat)) tags.append(el("span", "tag folded", t("seat.folded")));
+    if (seat === you) tags.append(el("span", "tag you", t("seat.you")));
+    box.append(tags);
+    if (seat !== you) {
+      const held = el("div", "held");
+      for (let i = 0; i < view.held[seat]; i++) held.append(cardEl(null, "tiny"));
+      box.append(held);
+    }
+    if (talk.has(seat)) box.append(el("div", "bubble", talk.get(seat)));
+    place(box, 41, 39);
+    felt.append(box);
+
+    const played = el("div", "played");
+    played.dataset.seat = String(seat);
+    view.bazas.forEach((baza, b) => {
+      const found = baza.find(([s]) => s === seat);
+      if (!found) return;
+      const result = view.baza_results[b];
+      let extra = b === open ? "small current" : "small";
+      if (b !== open && result !== undefined && result !== -1 && result !== seat % 2) extra += " lost";
+      played.append(cardEl(found[1], extra));
+    });
+    place(played, 22, 17);
+    felt.append(played);
+  }
+  const centre = el("div", "centre");
+  view.baza_results.forEach((r, i) => {
+    const text = r === -1 ? "parda" : teamName(r);
+    centre.append(el("span", `chip team${r}`, `${i + 1}ª: ${text}`));
+  });
+  felt.append(centre);
+}
+
+// ------------------------------------------------------------------ my hand and actions
+
+function renderMine() {
+  if (!view) return;
+  const status = $("status");
+  const myTurn = you !== null && view.turn === you && !view.over;
+  status.className = "status" + (myTurn ? " your-turn" : "");
+  status.textContent = statusText();
+  renderNameForm();
+
+  const cards = $("my-cards");
+  cards.replaceChildren();
+  const actions = $("actions");
+  actions.replaceChildren();
+  if (you === null) return;
+  const legal = myTurn ? view.legal : [];
+  view.hand.forEach((card, i) => {
+    const button = el("button", "card-btn");
+    button.type = "button";
+    button.dataset.card = card;
+    button.disabled = busy || !legal.includes(card);
+    button.title = cardName(card);
+    button.append(cardEl(card, "big"));
+    button.append(el("kbd", "", String(i + 1)));
+    button.addEventListener("click", () => act(card));
+    cards.append(button);
+  });
+  const chain = view.stake.envido && view.stake.envido.state === "pending" ? view.stake.envido.chain : [];
+  for (const action of ORDER) {
+    if (!legal.includes(action)) continue;
+    const button = el("button", `act act-${action}`);
+    button.type = "button";
+    button.dataset.action = action;
+    button.disabled = busy;
+    const word = callWord(rules.variant, action, envidoCount(chain));
+    button.append(el("span", "word", word), el("kbd", "", KEYS[action].toUpperCase()));
+    button.title = callHint(rules.variant, action, envidoCount(chain));
+    button.addEventListener("click", () => act(action));
+    actions.append(button);
+  }
+}
+
+function lastCall() {
+  for (let i = view.log.length - 1; i >= 0; i--) {
+    const e = view.log[i];
+    if (e.act && !isCard(e.act) && !["quiero", "no-quiero", "mazo"].includes(e.act)) return e;
+  }
+  return null;
+}
+
+function statusText() {
+  if (view.over) return t("status.over");
+  const turn = view.turn;
+  if (turn < 0) return "";
+  const pending = (view.stake.envido && view.stake.envido.state === "pending") || view.stake.truco.pending;
+  if (you !== null && turn === you) {
+    const call = lastCall();
+    if (pending && call) {
+      const chain = view.stake.envido ? view.stake.envido.chain : [];
+      const word = callWord(rules.variant, call.act, Math.max(0, envidoCount(chain) - 1));
+      return t("status.answer_truco", { name: seatName(call.seat), call: word });
+    }
+    return t("status.your_turn");
+  }
+  const info = view.seats[turn];
+  const name = seatName(turn);
+  const line = info.kind === "human" && !info.connected
+    ? t("status.waiting_for", { name })
+    : t("status.turn_of", { name });
+  return you === null ? `${t("status.spectator")} ${line}` : line;
+}
+
+function renderNameForm() {
+  const form = $("name-form");
+  const mine = you !== null ? view.seats[you] : null;
+  const unnamed = mine && /^Jugador \d+$/.test(mine.name);
+  if (unnamed && !renamed) {
+    const stored = storage((s) => JSON.parse(s.getItem("truco:name") || '""'), "");
+    if (stored) {
+      renamed = true;
+      send({ type: "name", name: stored });
+    }
+  }
+  form.classList.toggle("hidden", !(unnamed && !renamed));
+}
+
+// ------------------------------------------------------------------ side panels
+
+function renderStake() {
+  const box = $("stake");
+  box.replaceChildren(el("h2", "", t("stake.title")));
+  const stake = view.stake;
+  const truco = stake.truco;
+  const v = rules.variant;
+  let line;
+  if (truco.pending) {
+    line = t("stake.truco_pending", {
+      call: callWord(v, truco.pending.call),
+      yes: worth(truco.pending.if_quiero),
+      no: truco.pending.if_no_quiero,
+    });
+  } else if (truco.level > 0) {
+    line = t("stake.truco_accepted", { call: callWord(v, LADDER[truco.level]), n: worth(truco.worth) });
+  } else {
+    line = t("stake.hand_worth", { n: 1 });
+  }
+  box.append(el("p", truco.pending ? "hot" : "", line));
+  const envido = stake.envido;
+  if (envido) {
+    const words = chainWords(envido.chain);
+    const key = `stake.envido_${envido.state.replace("-", "_")}`;
+    box.append(
+      el("p", envido.state === "pending" ? "hot" : "", t(key, {
+        chain: words,
+        yes: envidoWorth(envido.if_quiero),
+        no: envido.if_no_quiero,
+      })),
+    );
+  }
+  if (stake.points[0] || stake.points[1]) {
+    box.append(el("p", "muted", t("stake.points", { a: `${teamName(0)} ${stake.points[0]}`, b: `${teamName(1)} ${stake.points[1]}` })));
+  }
+}
+
+function renderEntries(list, entries) {
+  for (const [entry, text] of logLines(entries)) {
+    const li = el("li", "end" in entry ? "end" : `team${entry.seat % 2}`, text);
+    list.append(li);
+  }
+}
+
+function renderLog() {
+  const box = $("log");
+  box.replaceChildren();
+  const head = el("h3", "", `${t("log.hand", { n: view.hand_number })} · ${t("seat.mano")}: ${seatName(view.mano)}`);
+  const list = el("ol", "entries");
+  renderEntries(list, view.log);
+  box.append(head, list);
+  const f = view.finished;
+  if (f && f.number !== view.hand_number) {
+    const details = el("details", "previous");
+    details.append(el("summary", "", `${t("log.previous")} (${t("log.hand", { n: f.number })})`));
+    const older = el("ol", "entries");
+    renderEntries(older, f.log);
+    details.append(older);
+    box.append(details);
+  }
+  list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+}
+
+function renderInvite() {
+  const box = $("invite");
+  const invites = storage((s) => JSON.parse(s.getItem(`truco:invites:${tableId}`) || "null"));
+  if (!invites || view.over) {
+    box.classList.add("hidden");
+    return;
+  }
+  box.classList.remove("hidden");
+  box.replaceChildren(el("h2", "", t("invite.title")), el("p", "muted", t("invite.note")));
+  const row = (label, link, note) => {
+    const div = el("div", "invite-row");
+    div.append(el("span", "invite-label", label));
+    const input = el("input");
+    input.readOnly = true;
+    input.value = link;
+    const copy = el("button", "btn-small", t("invite.copy"));
+    copy.type = "button";
+    copy.addEventListener("click", async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch (e) {
+        document.execCommand?.("copy");
+      }
+      copy.textContent = t("invite.copied");
+    });
+    div.append(input, copy);
+    if (note) div.append(el("span", "muted", note));
+    box.append(div);
+  };
+  for (const s of invites.seats) {
+    const info = view.seats[s.seat];
+    if (!info) continue;
+    row(t("invite.seat", { name: info.name, n: s.seat + 1 }), s.link, info.connected ? t("invite.connected") : "");
+  }
+  row(t("invite.watch"), invites.watch, "");
+}
+
+function renderDownloads() {
+  const box = $("downloads");
+  box.replaceChildren(el("h2", "", t("dl.title")));
+  const list = el("ul", "dl-list");
+  for (const n of view.downloads.hands) {
+    const li = el("li");
+    const a = el("a", "", t("dl.hand", { n }));
+    a.href = `/api/tables/${tableId}/hands/${n}.truco`;
+    a.setAttribute("download", "");
+    li.append(a);
+    list.append(li);
+  }
+  if (view.downloads.game) {
+    const li = el("li");
+    const a = el("a", "game-dl", t("dl.game"));
+    a.href = `/api/tables/${tableId}/game.truco`;
+    a.setAttribute("download", "");
+    li.append(a);
+    list.prepend(li);
+  }
+  if (!list.children.length) list.append(el("li", "muted", t("dl.none")));
+  box.append(list, el("p", "muted small", t("dl.note")));
+}
+
+// ------------------------------------------------------------------ end of a hand, end of the game
+
+function closeOverlay() {
+  clearTimeout(overlayTimer);
+  $("overlay").classList.add("hidden");
+  $("overlay").replaceChildren();
+}
+
+function handSummary(f) {
+  const box = el("div", "summary");
+  const points = el("div", "end-points");
+  for (const team of [0, 1]) {
+    points.append(el("span", `chip team${team}`, `${teamName(team)} +${f.points[team]}`));
+  }
+  box.append(points);
+  if (f.statements.length) {
+    box.append(el("h3", "", t("end.envido")));
+    const ul = el("ul", "plain");
+    for (const [seat, value] of f.statements) {
+      ul.append(el("li", `team${seat % 2}`, value === null ? t("log.buenas", { name: seatName(seat) }) : t("log.says", { name: seatName(seat), n: value })));
+    }
+    box.append(ul);
+  }
+  if (f.shown.length) {
+    box.append(el("h3", "", t("end.shown")));
+    const row = el("div", "card-row");
+    for (const [seat, card] of f.shown) {
+      const fig = el("figure");
+      fig.append(cardEl(card, "small"), el("figcaption", "", seatName(seat)));
+      row.append(fig);
+    }
+    box.append(row);
+  }
+  const seats = Object.keys(f.played).map(Number).sort((a, b) => a - b);
+  if (seats.length) {
+    box.append(el("h3", "", t("end.played")));
+    const table = el("div", "played-grid");
+    for (const seat of seats) {
+      const line = el("div", `played-line team${seat % 2}`);
+      line.append(el("span", "who", seatName(seat)));
+      for (const card of f.played[String(seat)]) line.append(cardEl(card, "tiny-face"));
+      table.append(line);
+    }
+    box.append(table);
+  }
+  return box;
+}
+
+function showOverlay(title, body, buttons, autoClose) {
+  const overlay = $("overlay");
+  const panel = el("div", "overlay-panel");
+  panel.append(el("h2", "", title), body);
+  const row = el("div", "overlay-buttons");
+  for (const b of buttons) row.append(b);
+  panel.append(row);
+  overlay.replaceChildren(panel);
+  overlay.classList.remove("hidden");
+  const first = row.querySelector("button, a");
+  first?.focus();
+  clearTimeout(overlayTimer);
+  if (autoClose) overlayTimer = setTimeout(closeOverlay, autoClose);
+}
+
+function maybeOverlay() {
+  const f = view.finished;
+  const number = f ? f.number : 0;
+  if (view.over) {
+    if (!overShown) {
+      overShown = true;
+      const body = el("div");
+      const won = view.winner;
+      const text = you === null ? t("over.won", { team: teamName(won) }) : won === you % 2 ? t("over.won_us") : t("over.won_them");
+      body.append(el("p", "big-line", text));
+      body.append(el("p", "", `${teamName(0)} ${view.score[0]} – ${view.score[1]} ${teamName(1)}`));
+      if (f) body.append(handSummary(f));
+      const dl = el("a", "btn-primary", t("dl.game"));
+      dl.href = `/api/tables/${tableId}/game.truco`;
+      dl.setAttribute("download", "");
+      const again = el("a", "btn-small", t("over.new"));
+      again.href = "/";
+      const close = el("button", "btn-small continue", t("end.continue"));
+      close.type = "button";
+      close.addEventListener("click", closeOverlay);
+      showOverlay(t("over.title"), body, [dl, again, close], 0);
+    }
+    seenFinished = number;
+    return;
+  }
+  if (seenFinished === null) {
+    seenFinished = number;
+    return;
+  }
+  if (f && number !== seenFinished) {
+    seenFinished = number;
+    const close = el("button", "btn-primary continue", t("end.continue"));
+    close.type = "button";
+    close.addEventListener("click", closeOverlay);
+    showOverlay(t("end.title", { n: f.number }), handSummary(f), [close], 8000);
+  }
+}
+
+// ------------------------------------------------------------------ keyboard
+
+function onKey(event) {
+  if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (!$("overlay").classList.contains("hidden")) {
+    if (["Enter", "Escape", " "].includes(event.key) && !(event.target instanceof HTMLAnchorElement)) {
+      event.preventDefault();
+      closeOverlay();
+    }
+    return;
+  }
+  if (!view || you === null || view.turn !== you) return;
+  const key = event.key.toLowerCase();
+  if (/^[1-3]$/.test(key)) {
+    const card = view.hand[Number(key) - 1];
+    if (card && view.legal.includes(card)) act(card);
+    return;
+  }
+  const action = ORDER.find((a) => KEYS[a] === key && view.legal.includes(a));
+  if (action) act(action);
+}
+
+// ------------------------------------------------------------------ start
+
+function main() {
+  applyStatic();
+  $("lang-btn").addEventListener("click", () => {
+    toggleLang();
+    renderChrome();
+    if (view) render();
+  });
+  $("overlay").addEventListener("click", (e) => {
+    if (e.target === $("overlay")) closeOverlay();
+  });
+  $("name-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = $("name-input").value.trim();
+    if (!name) return;
+    storage((s) => s.setItem("truco:name", JSON.stringify(name)));
+    renamed = true;
+    send({ type: "name", name });
+    $("name-form").classList.add("hidden");
+  });
+  document.addEventListener("keydown", onKey);
+  token = readToken();
+  banner(t("status.connecting"));
+  connect();
+  setInterval(() => send({ type: "ping" }), 25000);
+}
+
+main();

@@ -1,0 +1,421 @@
+"""Persistence: a table is its rules, its seed and its append-only action log (SQLAlchemy 2).
+
+Three tables: ``truco_tables`` (variant, players, target, rule overrides, seed, status),
+``truco_seats`` (who sits where; a seat's secret is stored only as its SHA-256) and
+``truco_actions`` (one row per action, numbered from 0; rows are only ever inserted). The
+engine deals every hand from the seed, so replaying the actions on a fresh ``Match`` gives
+back the table exactly as it was.
+
+SQLite is the default (a file, nothing to install); any URL SQLAlchemy knows works, and
+``postgresql://`` URLs are served by psycopg 3. All writes go through one :class:`Writer`
+thread, which commits whatever has queued up in one transaction (group commit): the event
+loop never waits on the database, and an action is acknowledged only once it is committed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    SmallInteger,
+    String,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "truco_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(SmallInteger)
+    target: Mapped[int] = mapped_column(SmallInteger)
+    #: Rule overrides beyond players and target, as JSON (RULES.md option names).
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    seed: Mapped[int] = mapped_column(BigInteger)
+    bot_level: Mapped[str] = mapped_column(String(32))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: ``playing`` or ``over``.
+    status: Mapped[str] = mapped_column(String(16), default="playing")
+    winner: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
+    #: The engine version that dealt it (a different engine may deal differently).
+    engine: Mapped[str] = mapped_column(String(32))
+
+
+class SeatRow(Base):
+    __tablename__ = "truco_seats"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("truco_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    #: ``human`` or ``bot``.
+    kind: Mapped[str] = mapped_column(String(8))
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "truco_actions"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("truco_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    action: Mapped[int] = mapped_column(SmallInteger)
+    #: The action's record token, for people reading the database.
+    token: Mapped[str] = mapped_column(String(16))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatData:
+    kind: str
+    bot: str | None
+    name: str
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableData:
+    """A stored table, as :meth:`Store.load` reads it."""
+
+    id: str
+    variant: str
+    players: int
+    target: int
+    options: dict[str, Any]
+    seed: int
+    bot_level: str
+    status: str
+    engine: str
+    seats: tuple[SeatData, ...]
+    #: (seat, action) in order.
+    actions: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionData:
+    table_id: str
+    seq: int
+    seat: int
+    action: int
+    token: str
+
+
+def normalize_url(url: str) -> str:
+    """``postgres://`` and ``postgresql://`` (as ``DATABASE_URL`` gives them) use psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
+                cursor.execute("PRAGMA journal_mode=WAL")
+            # WAL with synchronous=NORMAL survives a crash of the process (not of the machine).
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """Reads and writes of tables; every method is blocking (call it from a thread)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -------------------------------------------------------------- writes (writer thread)
+
+    @staticmethod
+    def insert_table(
+        conn: Connection,
+        *,
+        table_id: str,
+        variant: str,
+        players: int,
+        target: int,
+        options: dict[str, Any],
+        seed: int,
+        bot_level: str,
+        engine: str,
+        seats: list[SeatData],
+    ) -> None:
+        conn.execute(
+            insert(TableRow),
+            [
+                {
+                    "id": table_id,
+                    "variant": variant,
+                    "players": players,
+                    "target": target,
+                    "options": json.dumps(options, sort_keys=True),
+                    "seed": seed,
+                    "bot_level": bot_level,
+                    "created_at": _now(),
+                    "status": "playing",
+                    "winner": None,
+                    "engine": engine,
+                }
+            ],
+        )
+        conn.execute(
+            insert(SeatRow),
+            [
+                {
+                    "table_id": table_id,
+                    "seat": i,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                }
+                for i, s in enumerate(seats)
+            ],
+        )
+
+    @staticmethod
+    def insert_actions(conn: Connection, rows: list[ActionData]) -> None:
+        at = _now()
+        conn.execute(
+            insert(ActionRow),
+            [
+                {
+                    "table_id": r.table_id,
+                    "seq": r.seq,
+                    "seat": r.seat,
+                    "action": r.action,
+                    "token": r.token,
+                    "at": at,
+                }
+                for r in rows
+            ],
+        )
+
+    @staticmethod
+    def rename(conn: Connection, table_id: str, seat: int, name: str) -> None:
+        conn.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            .values(name=name)
+        )
+
+    @staticmethod
+    def finish(conn: Connection, table_id: str, winner: int | None) -> None:
+        conn.execute(
+            update(TableRow).where(TableRow.id == table_id).values(status="over", winner=winner)
+        )
+
+    # -------------------------------------------------------------- reads
+
+    def load(self, table_id: str) -> TableData | None:
+        with self.engine.connect() as conn:
+            t = conn.execute(
+                select(
+                    TableRow.variant,
+                    TableRow.players,
+                    TableRow.target,
+                    TableRow.options,
+                    TableRow.seed,
+                    TableRow.bot_level,
+                    TableRow.status,
+                    TableRow.engine,
+                ).where(TableRow.id == table_id)
+            ).first()
+            if t is None:
+                return None
+            seats = conn.execute(
+                select(SeatRow.kind, SeatRow.bot, SeatRow.name, SeatRow.token_hash)
+                .where(SeatRow.table_id == table_id)
+                .order_by(SeatRow.seat)
+            ).all()
+            actions = conn.execute(
+                select(ActionRow.seq, ActionRow.seat, ActionRow.action)
+                .where(ActionRow.table_id == table_id)
+                .order_by(ActionRow.seq)
+            ).all()
+        for i, a in enumerate(actions):
+            if a.seq != i:
+                raise RuntimeError(f"table {table_id}: action {i} is missing from the log")
+        return TableData(
+            id=table_id,
+            variant=t.variant,
+            players=t.players,
+            target=t.target,
+            options=json.loads(t.options or "{}"),
+            seed=t.seed,
+            bot_level=t.bot_level,
+            status=t.status,
+            engine=t.engine,
+            seats=tuple(SeatData(s.kind, s.bot, s.name, s.token_hash) for s in seats),
+            actions=tuple((a.seat, a.action) for a in actions),
+        )
+
+    def table_ids(self, status: str | None = None) -> list[str]:
+        with self.engine.connect() as conn:
+            query = select(TableRow.id).order_by(TableRow.created_at)
+            if status is not None:
+                query = query.where(TableRow.status == status)
+            return [r[0] for r in conn.execute(query)]
+
+
+Job = Callable[[Connection], None]
+
+
+@dataclass(slots=True)
+class _Item:
+    job: Job | None
+    actions: ActionData | None
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[None]
+
+
+_STOP = object()
+
+
+class Writer:
+    """The one thread that writes: it takes everything queued and commits it in one go.
+
+    :meth:`append` and :meth:`run` return awaitables that complete once the write is
+    committed. If a batch fails, its items are retried one by one, so one bad write fails
+    alone.
+    """
+
+    MAX_BATCH = 512
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._queue: queue.SimpleQueue[_Item | object] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name="truco-db-writer", daemon=True)
+        self._thread.start()
+        self.batches = 0
+        self.writes = 0
+
+    def _submit(self, job: Job | None, actions: ActionData | None) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Item(job, actions, loop, future))
+        return future
+
+    def append(self, action: ActionData) -> asyncio.Future[None]:
+        """Insert one action row."""
+        return self._submit(None, action)
+
+    def run(self, job: Job) -> asyncio.Future[None]:
+        """Run ``job(connection)`` inside a transaction."""
+        return self._submit(job, None)
+
+    def close(self) -> None:
+        self._queue.put(_STOP)
+        self._thread.join(timeout=10)
+
+    def _loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is _STOP:
+                return
+            batch: list[_Item] = [first]  # type: ignore[list-item]
+            stop = False
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stop = True
+                    break
+                batch.append(item)  # type: ignore[arg-type]
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[_Item]) -> None:
+        try:
+            with self.store.engine.begin() as conn:
+                self._apply(conn, batch)
+            self.batches += 1
+            self.writes += len(batch)
+            for item in batch:
+                _resolve(item, None)
+        except Exception:
+            if len(batch) == 1:
+                _resolve(batch[0], sys.exc_info()[1])
+                return
+            for item in batch:
+                self._write([item])
+
+    @staticmethod
+    def _apply(conn: Connection, batch: list[_Item]) -> None:
+        rows: list[ActionData] = []
+        for item in batch:
+            if item.actions is not None:
+                rows.append(item.actions)
+                continue
+            if rows:
+                Store.insert_actions(conn, rows)
+                rows = []
+            assert item.job is not None
+            item.job(conn)
+        if rows:
+            Store.insert_actions(conn, rows)
+
+
+def _resolve(item: _Item, error: BaseException | None) -> None:
+    def done() -> None:
+        if item.future.done():
+            return
+        if error is None:
+            item.future.set_result(None)
+        else:
+            item.future.set_exception(error)
+
+    # A closed loop raises RuntimeError: nobody is waiting any more.
+    with contextlib.suppress(RuntimeError):
+        item.loop.call_soon_threadsafe(done)

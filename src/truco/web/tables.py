@@ -1,0 +1,539 @@
+"""Live tables: a match, its seats and connections, its bots; and the registry of tables.
+
+A :class:`Table` applies one action at a time under its lock: check it (turn, ``seq``,
+legality, all by the engine), apply it, wait until the database has committed it, then send
+every connection its new view. Nothing is sent that the database does not hold, so a restart
+never loses an acknowledged action. Bots think in the :class:`~truco.web.bots.BotRunner`'s
+workers after a pause (so people can follow them) and then act through the same path.
+
+Each connection has an outbox that keeps only the newest ``state`` (a state is a full view),
+so a slow browser never holds up a table: it just skips states it was too slow to read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from truco import __version__
+from truco.actions import parse_token, token
+from truco.errors import TrucoError
+from truco.match import Match
+from truco.variants import Rules, variant_with
+from truco.web import views
+from truco.web.bots import BOT_LEVELS, BotRunner
+from truco.web.downloads import offered_hands
+from truco.web.protocol import (
+    PROTOCOL_VERSION,
+    Act,
+    ClientMessage,
+    Hello,
+    Ping,
+    ProtocolError,
+    Rename,
+    clean_name,
+    encode,
+    error,
+)
+from truco.web.settings import Settings
+from truco.web.store import ActionData, SeatData, Store, TableData, Writer
+
+log = logging.getLogger("truco.web")
+
+#: Messages waiting for a browser before it is judged gone.
+MAX_OUTBOX = 100
+MAX_SPECTATORS = 200
+
+
+class Socket(Protocol):
+    """What a connection needs of a WebSocket (Starlette's, or a test double)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+def hash_token(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+class Conn:
+    """One WebSocket: where it sits (a seat, or ``None`` to watch), its outbox, its rate."""
+
+    def __init__(self, ws: Socket, rate_per_s: float = 20.0, rate_burst: float = 40.0) -> None:
+        self.ws = ws
+        self.rate_per_s = rate_per_s
+        self.rate_burst = rate_burst
+        self.hello = False
+        self.seat: int | None = None
+        self.closed = False
+        self._outbox: list[tuple[bool, str]] = []
+        self._wake = asyncio.Event()
+        self._allowance = rate_burst
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Token bucket: whether one more message may be handled now."""
+        now = time.monotonic()
+        self._allowance = min(
+            self.rate_burst, self._allowance + (now - self._last) * self.rate_per_s
+        )
+        self._last = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
+
+    def send(self, text: str, *, state: bool = False) -> None:
+        if self.closed:
+            return
+        if state:
+            self._outbox = [m for m in self._outbox if not m[0]]
+        self._outbox.append((state, text))
+        if len(self._outbox) > MAX_OUTBOX:
+            self.closed = True
+        self._wake.set()
+
+    async def pump(self) -> None:
+        """Send the outbox, in order, until the connection closes."""
+        try:
+            while not self.closed:
+                await self._wake.wait()
+                self._wake.clear()
+                batch, self._outbox = self._outbox, []
+                for _, text in batch:
+                    await self.ws.send_text(text)
+        except Exception:  # the browser went away; the receive loop will notice
+            self.closed = True
+        if self.closed:
+            with contextlib.suppress(Exception):
+                await self.ws.close(1008, "too slow")
+
+    async def flush(self) -> None:
+        while self._outbox and not self.closed:
+            batch, self._outbox = self._outbox, []
+            for _, text in batch:
+                await self.ws.send_text(text)
+
+
+@dataclass(slots=True)
+class Seat:
+    kind: str
+    bot: str | None
+    name: str
+    token_hash: str | None
+    conns: set[Conn] = field(default_factory=set)
+
+
+class Table:
+    """One table being played (see the module docstring)."""
+
+    def __init__(
+        self,
+        registry: Tables,
+        table_id: str,
+        rules: Rules,
+        seed: int,
+        bot_level: str,
+        seats: list[Seat],
+        options: dict[str, Any],
+    ) -> None:
+        self.registry = registry
+        self.id = table_id
+        self.rules = rules
+        self.seed = seed
+        self.bot_level = bot_level
+        self.seats = seats
+        self.options = options
+        self.match = Match(rules, seed=seed)
+        self.actions: list[tuple[int, int]] = []
+        self.spectators: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.last_active = time.monotonic()
+        self._offered: tuple[int, bool, list[int]] = (-1, False, [])
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def seq(self) -> int:
+        return len(self.actions)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def replay(self, actions: Sequence[tuple[int, int]]) -> None:
+        """Apply a stored log (resuming after a restart)."""
+        for seat, action in actions:
+            if self.match.over or self.match.turn != seat:
+                raise TrucoError(f"action {len(self.actions)}: not p{seat}'s turn")
+            self.match.apply(action)
+            self.actions.append((seat, action))
+
+    def connections(self) -> int:
+        return len(self.spectators) + sum(len(s.conns) for s in self.seats)
+
+    def offered(self) -> list[int]:
+        key = (len(self.match.hands), self.match.over)
+        if self._offered[:2] != key:
+            self._offered = (*key, offered_hands(self.match))
+        return self._offered[2]
+
+    def _seat_meta(self) -> list[views.SeatMeta]:
+        return [
+            views.SeatMeta(s.name, s.kind, s.bot, bool(s.conns) or s.kind == "bot")
+            for s in self.seats
+        ]
+
+    def state_message(self, seat: int | None, meta: list[views.SeatMeta] | None = None) -> str:
+        """The ``state`` message for ``seat``, or for a spectator when ``seat`` is None."""
+        obs = self.match.observation(0 if seat is None else seat)
+        view = views.state_view(
+            obs,
+            table=self.id,
+            seq=self.seq,
+            hand_number=len(self.match.hands),
+            seats=meta if meta is not None else self._seat_meta(),
+            spectators=len(self.spectators),
+            downloads={"hands": self.offered(), "game": self.match.over},
+            spectator=seat is None,
+        )
+        return encode({"type": "state", "view": view})
+
+    def welcome(self, seat: int | None) -> str:
+        return encode(
+            {
+                "type": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "table": self.id,
+                "seat": seat,
+                "bot_level": self.bot_level,
+                "rules": views.rules_summary(self.rules),
+            }
+        )
+
+    def broadcast(self) -> None:
+        """Send every connection its view of the table now."""
+        meta = self._seat_meta()
+        for i, s in enumerate(self.seats):
+            if s.conns:
+                text = self.state_message(i, meta)
+                for c in s.conns:
+                    c.send(text, state=True)
+        if self.spectators:
+            text = self.state_message(None, meta)
+            for c in self.spectators:
+                c.send(text, state=True)
+
+    # ------------------------------------------------------------------ connections
+
+    def detach(self, conn: Conn) -> None:
+        if conn.seat is None:
+            self.spectators.discard(conn)
+        else:
+            self.seats[conn.seat].conns.discard(conn)
+        if conn.hello:
+            self.last_active = time.monotonic()
+            self.broadcast()
+
+    async def handle(self, conn: Conn, msg: ClientMessage) -> None:
+        """One message from ``conn``; a refused one gets an ``error`` and changes nothing."""
+        try:
+            if isinstance(msg, Hello):
+                self._hello(conn, msg)
+            elif not conn.hello:
+                raise ProtocolError("hello_first", "say hello first")
+            elif isinstance(msg, Ping):
+                conn.send(encode({"type": "pong"}))
+            elif isinstance(msg, Rename):
+                await self._rename(conn, msg)
+            elif isinstance(msg, Act):
+                await self._act(conn, msg)
+        except ProtocolError as e:
+            conn.send(error(e.code, e.message))
+
+    def _hello(self, conn: Conn, msg: Hello) -> None:
+        if conn.hello:
+            raise ProtocolError("already_hello", "this connection has already said hello")
+        seat: int | None = None
+        if msg.token is not None:
+            digest = hash_token(msg.token)
+            for i, s in enumerate(self.seats):
+                if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                    seat = i
+            if seat is None:
+                raise ProtocolError("bad_token", "this link is not a seat of this table")
+            self.seats[seat].conns.add(conn)
+        else:
+            if len(self.spectators) >= MAX_SPECTATORS:
+                raise ProtocolError("rate_limited", "this table has too many spectators")
+            self.spectators.add(conn)
+        conn.hello = True
+        conn.seat = seat
+        self.last_active = time.monotonic()
+        conn.send(self.welcome(seat))
+        self.broadcast()
+        self.kick_bots()
+
+    async def _rename(self, conn: Conn, msg: Rename) -> None:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators have no seat to name")
+        seat = conn.seat
+        async with self.lock:
+            table_id, name = self.id, msg.name
+            await self.registry.writer.run(lambda c: Store.rename(c, table_id, seat, name))
+            self.seats[seat].name = name
+            self.broadcast()
+
+    async def _act(self, conn: Conn, msg: Act) -> None:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot act")
+        async with self.lock:
+            match = self.match
+            if match.over:
+                raise ProtocolError("game_over", "the game is over")
+            if msg.seq != self.seq:
+                conn.send(self.state_message(conn.seat), state=True)
+                raise ProtocolError("stale", f"the table is at seq {self.seq}, not {msg.seq}")
+            if match.turn != conn.seat:
+                raise ProtocolError("not_your_turn", f"it is p{match.turn}'s turn")
+            try:
+                action = parse_token(msg.action)
+            except TrucoError as e:
+                raise ProtocolError("bad_action", str(e)) from None
+            await self._commit(conn.seat, action)
+        self.kick_bots()
+
+    async def _commit(self, seat: int, action: int) -> None:
+        """Apply ``action`` for ``seat`` (the seat to act), store it, then tell everyone.
+
+        Called with the lock held. The engine refuses an illegal action with the reason and
+        no change; if the database cannot store it, the match is rebuilt without it.
+        """
+        try:
+            self.match.apply(action)
+        except TrucoError as e:
+            raise ProtocolError("illegal", f"{token(action)!r}: {e}") from None
+        seq = self.seq
+        self.actions.append((seat, action))
+        writer = self.registry.writer
+        try:
+            await writer.append(ActionData(self.id, seq, seat, action, token(action)))
+            if self.match.over:
+                winner, table_id = self.match.winner, self.id
+                await writer.run(lambda c: Store.finish(c, table_id, winner))
+        except Exception as e:
+            log.exception("table %s: could not store action %d", self.id, seq)
+            self.actions.pop()
+            self.match = Match(self.rules, seed=self.seed)
+            kept, self.actions = self.actions, []
+            self.replay(kept)
+            raise ProtocolError("server", "the action could not be saved; try again") from e
+        self.last_active = time.monotonic()
+        self.broadcast()
+
+    # ------------------------------------------------------------------ bots
+
+    def _bot_to_move(self) -> bool:
+        match = self.match
+        if match.over:
+            return False
+        seat = match.turn
+        if seat < 0 or self.seats[seat].kind != "bot":
+            return False
+        # A table of bots only plays while someone watches it.
+        return any(s.kind == "human" for s in self.seats) or self.connections() > 0
+
+    def kick_bots(self) -> None:
+        """Start the bot loop if a bot is to move and none is thinking."""
+        if (self.bot_task is None or self.bot_task.done()) and self._bot_to_move():
+            self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
+
+    async def _bots(self) -> None:
+        settings = self.registry.settings
+        runner = self.registry.runner
+        while self._bot_to_move():
+            seq = self.seq
+            seat = self.match.turn
+            new_hand = len(self.match.hands) > 1 and not self.match.hand.history
+            pause = settings.hand_pause if new_hand else settings.bot_delay
+            if pause > 0:
+                await asyncio.sleep(pause)
+            if self.seq != seq or not self._bot_to_move():
+                continue
+            obs = self.match.observation(seat)
+            level = self.seats[seat].bot or self.bot_level
+            bot_seed = (self.seed * 1_000_003 + seq) & 0x7FFF_FFFF_FFFF_FFFF
+            try:
+                action = await runner.choose(level, bot_seed, obs)
+            except Exception:
+                log.exception("table %s: bot p%d failed", self.id, seat)
+                return
+            async with self.lock:
+                if self.seq != seq:
+                    continue
+                try:
+                    await self._commit(seat, action)
+                except ProtocolError as e:
+                    log.error("table %s: bot p%d: %s", self.id, seat, e)
+                    return
+
+
+def _seed() -> int:
+    return secrets.randbits(63)
+
+
+class Tables:
+    """The registry: creates tables, loads them from the database, unloads idle ones."""
+
+    def __init__(self, settings: Settings, store: Store, writer: Writer, runner: BotRunner):
+        self.settings = settings
+        self.store = store
+        self.writer = writer
+        self.runner = runner
+        self.live: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+
+    async def create(
+        self,
+        *,
+        variant: str,
+        players: int,
+        target: int | None,
+        options: dict[str, Any],
+        bot_level: str,
+        seats: Sequence[tuple[str, str | None]],
+    ) -> tuple[Table, dict[int, str]]:
+        """A new table; ``seats`` holds (kind, name) per seat. Returns it and the seat secrets.
+
+        Raises :class:`TrucoError` for rules or seats that make no sense.
+        """
+        if bot_level not in BOT_LEVELS:
+            raise TrucoError(f"bot level must be one of {', '.join(BOT_LEVELS)}")
+        settings: dict[str, Any] = dict(options)
+        for key in ("players", "target"):
+            if key in settings:
+                raise TrucoError(f"options: {key} is given on its own")
+        settings["players"] = players
+        if target is not None:
+            settings["target"] = target
+        rules = variant_with(variant, settings)
+        if len(seats) != rules.players:
+            raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
+        secrets_by_seat: dict[int, str] = {}
+        stored: list[SeatData] = []
+        for i, (kind, name) in enumerate(seats):
+            if kind == "human":
+                secret = secrets.token_urlsafe(18)
+                secrets_by_seat[i] = secret
+                shown = clean_name(name) if name else f"Jugador {i + 1}"
+                stored.append(SeatData("human", None, shown, hash_token(secret)))
+            elif kind == "bot":
+                stored.append(SeatData("bot", bot_level, f"Bot {i + 1}", None))
+            else:
+                raise TrucoError(f"seats: seat {i} must be human or bot, not {kind!r}")
+        table_id = secrets.token_urlsafe(9)
+        seed = _seed()
+        overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
+
+        def insert(conn: Any) -> None:
+            Store.insert_table(
+                conn,
+                table_id=table_id,
+                variant=rules.name,
+                players=rules.players,
+                target=rules.target,
+                options=overrides,
+                seed=seed,
+                bot_level=bot_level,
+                engine=__version__,
+                seats=stored,
+            )
+
+        await self.writer.run(insert)
+        table = Table(
+            self,
+            table_id,
+            rules,
+            seed,
+            bot_level,
+            [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
+            overrides,
+        )
+        self.live[table_id] = table
+        table.kick_bots()
+        return table, secrets_by_seat
+
+    async def get(self, table_id: str) -> Table | None:
+        """The live table, loading it from the database (once) if it is not in memory."""
+        table = self.live.get(table_id)
+        if table is not None:
+            return table
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = future
+        try:
+            data = await asyncio.to_thread(self.store.load, table_id)
+            table = None if data is None else self._resume(data)
+            if table is not None:
+                self.live[table_id] = table
+            future.set_result(table)
+            return table
+        except BaseException as e:
+            future.set_exception(e)
+            future.exception()  # retrieved: no "never retrieved" warning without waiters
+            raise
+        finally:
+            del self._loading[table_id]
+
+    def _resume(self, data: TableData) -> Table:
+        options: dict[str, Any] = dict(data.options)
+        options["players"] = data.players
+        options["target"] = data.target
+        rules = variant_with(data.variant, options)
+        table = Table(
+            self,
+            data.id,
+            rules,
+            data.seed,
+            data.bot_level,
+            [Seat(s.kind, s.bot, s.name, s.token_hash) for s in data.seats],
+            dict(data.options),
+        )
+        table.replay(data.actions)
+        log.info("table %s resumed at seq %d", data.id, table.seq)
+        return table
+
+    def sweep(self) -> int:
+        """Drop idle tables from memory (they stay stored); the number dropped."""
+        now = time.monotonic()
+        idle = [
+            t
+            for t in self.live.values()
+            if t.connections() == 0
+            and (t.bot_task is None or t.bot_task.done())
+            and now - t.last_active > self.settings.idle_unload
+            and not t.lock.locked()
+        ]
+        for t in idle:
+            del self.live[t.id]
+        return len(idle)
+
+    async def close(self) -> None:
+        tasks = [t.bot_task for t in self.live.values() if t.bot_task and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task

@@ -1,0 +1,282 @@
+"""What a seat or a spectator is sent: a JSON view built only from an ``Observation``.
+
+RULES.md 10: a player sees their own cards, every card played, every call and answer, the
+stated envido values and the cards shown at the end of a hand. The view of a seat is made
+from ``match.observation(seat)`` and nothing else of the match; the view of a spectator is
+made from an observation whose seat-specific fields (the seat's cards and legal actions,
+which name those cards) are emptied first, so it can only hold what everyone sees.
+
+Cards are their short names (``7o``), actions their record tokens (``real-envido``). The
+fields are listed in ``docs/protocol.md``; the log is structured (the browser puts it in words
+in the reader's language):
+
+- ``{"seat": 1, "act": "envido"}``: a call, an answer, a card played or the mazo;
+- ``{"seat": 0, "say": 27}`` / ``{"seat": 1, "say": null}``: an envido statement or "son buenas";
+- ``{"seat": 0, "show": ["7e", "6e"]}``: the envido winner's cards shown at the end;
+- ``{"end": [0, 3]}``: the hand is over, with the points it gave each team.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from truco.actions import (
+    ENVIDO,
+    FALTA_ENVIDO,
+    MAZO,
+    NO_QUIERO,
+    QUIERO,
+    TRUCO_CALLS,
+    Move,
+    token,
+)
+from truco.cards import NAMES
+from truco.envido import accepted_points, falta_points, rejected_points
+from truco.match import PICA_PICA
+from truco.observation import Observation, PublicHand
+from truco.variants import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMeta:
+    """Public facts about a seat that are not game state: who sits there."""
+
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None
+    connected: bool
+
+
+def public(obs: Observation) -> Observation:
+    """``obs`` without what only its seat may see: its cards and its legal actions."""
+    return dataclasses.replace(obs, hand=(), legal_actions=())
+
+
+def _card(c: int) -> str:
+    return NAMES[c]
+
+
+def _is_envido_call(action: int) -> bool:
+    return ENVIDO <= action <= FALTA_ENVIDO
+
+
+def hand_log(
+    rules: Rules,
+    kind: str,
+    moves: Sequence[Move],
+    statements: Sequence[tuple[int, int | None]],
+    shown: Sequence[tuple[int, int]],
+    points: tuple[int, int] | None,
+) -> list[dict[str, Any]]:
+    """The hand in order: moves, envido statements where they were made, shown cards, the end.
+
+    With ``envido_settled = at_once`` the statements follow the "quiero" that accepted the
+    envido (in a pica-pica hand, that of the duel the stating seats play); otherwise they are
+    made when the hand ends (RULES.md 5.5).
+    """
+    out: list[dict[str, Any]] = []
+    left = list(statements)
+    at_once = rules.envido_settled == "at_once"
+    open_call = False
+    for move in moves:
+        out.append({"seat": move.seat, "act": token(move.action)})
+        if _is_envido_call(move.action):
+            open_call = True
+        elif move.action in (QUIERO, NO_QUIERO) and open_call:
+            open_call = False
+            if move.action == QUIERO and at_once and left:
+                if kind == PICA_PICA:
+                    duel = {move.seat, (move.seat + 3) % 6}
+                    now = [s for s in left if s[0] in duel]
+                else:
+                    now = list(left)
+                for s in now:
+                    out.append({"seat": s[0], "say": s[1]})
+                    left.remove(s)
+    out.extend({"seat": s, "say": v} for s, v in left)
+    by_seat: dict[int, list[str]] = {}
+    for seat, card in shown:
+        by_seat.setdefault(seat, []).append(_card(card))
+    out.extend({"seat": s, "show": cs} for s, cs in by_seat.items())
+    if points is not None:
+        out.append({"end": list(points)})
+    return out
+
+
+def _envido_state(moves: Sequence[Move]) -> tuple[tuple[int, ...], str]:
+    """The current hand's envido chain (as actions) and ``open``/``pending``/``quiero``/...
+
+    Read from the moves since a pica-pica hand holds one chain per duel; the last one counts.
+    """
+    chain: list[int] = []
+    state = "open"
+    for move in moves:
+        a = move.action
+        if _is_envido_call(a):
+            if state != "pending":
+                chain = []
+            chain.append(a)
+            state = "pending"
+        elif a in (QUIERO, NO_QUIERO) and state == "pending":
+            state = "quiero" if a == QUIERO else "no-quiero"
+    return tuple(chain), state
+
+
+def _truco_worth(level: int) -> int | str:
+    """What the hand is worth to its winner at truco ``level`` (RULES.md 4)."""
+    if level >= 4:
+        return "cama"
+    return level + 1
+
+
+def stake(obs: Observation) -> dict[str, Any]:
+    """What is at stake now: the hand's truco value, a pending call, the envido chain."""
+    rules = obs.rules
+    truco: dict[str, Any] = {
+        "level": obs.truco_level,
+        "worth": _truco_worth(obs.truco_level),
+        "owner": obs.truco_owner if obs.truco_level else None,
+        "pending": None,
+    }
+    if obs.truco_pending:
+        level = obs.truco_pending
+        truco["pending"] = {
+            "call": token(TRUCO_CALLS[level]),
+            "if_quiero": _truco_worth(level),
+            "if_no_quiero": level,
+        }
+    current = [m for m in obs.moves if m.seat in obs.seats] if obs.kind == PICA_PICA else obs.moves
+    chain, state = _envido_state(current)
+    envido: dict[str, Any] | None = None
+    if chain:
+        fixed = rules.pica_pica_falta if obs.kind == PICA_PICA else 0
+        falta = [
+            falta_points(obs.score, team, rules.target, rules.falta_rule, fixed) for team in (0, 1)
+        ]
+        envido = {
+            "chain": [token(a) for a in chain],
+            "state": state,
+            "if_quiero": (falta if chain[-1] == FALTA_ENVIDO else accepted_points(chain, 0)),
+            "if_no_quiero": rejected_points(chain),
+        }
+    return {"truco": truco, "envido": envido, "points": list(obs.hand_points)}
+
+
+def _held(obs: Observation) -> list[int]:
+    """Cards each seat still holds (public: three, less those played; none after the mazo)."""
+    held = [3] * obs.players
+    for move in obs.moves:
+        if move.action < 40:
+            held[move.seat] -= 1
+        elif move.action == MAZO:
+            held[move.seat] = 0
+    return held
+
+
+def _finished(
+    rules: Rules, number: int, hand: PublicHand | None, obs: Observation
+) -> dict[str, Any] | None:
+    """The last finished hand as everyone saw it (``previous``; the current one at the end)."""
+    if obs.hand_over:
+        moves: Sequence[Move] = obs.moves
+        kind, mano, points = obs.kind, obs.mano, obs.hand_points
+        statements, shown = obs.statements, obs.shown
+    elif hand is not None:
+        moves, kind, mano, points = hand.moves, hand.kind, hand.mano, hand.points
+        statements, shown = hand.statements, hand.shown
+        number -= 1
+    else:
+        return None
+    played: dict[int, list[str]] = {}
+    for move in moves:
+        if move.action < 40:
+            played.setdefault(move.seat, []).append(_card(move.action))
+    return {
+        "number": number,
+        "mano": mano,
+        "kind": kind,
+        "points": list(points),
+        "statements": [list(s) for s in statements],
+        "shown": [[s, _card(c)] for s, c in shown],
+        "played": {str(s): cs for s, cs in played.items()},
+        "log": hand_log(rules, kind, moves, statements, shown, points),
+    }
+
+
+def state_view(
+    obs: Observation,
+    *,
+    table: str,
+    seq: int,
+    hand_number: int,
+    seats: Sequence[SeatMeta],
+    spectators: int,
+    downloads: dict[str, Any],
+    spectator: bool,
+) -> dict[str, Any]:
+    """The ``view`` of a ``state`` message for ``obs``'s seat, or for a spectator.
+
+    For a spectator, pass any seat's observation: its private fields are dropped here before
+    anything is read from it.
+    """
+    if spectator:
+        obs = public(obs)
+    rules = obs.rules
+    view: dict[str, Any] = {
+        "table": table,
+        "seq": seq,
+        "you": None if spectator else obs.seat,
+        "seats": [
+            {"name": s.name, "kind": s.kind, "bot": s.bot, "connected": s.connected} for s in seats
+        ],
+        "spectators": spectators,
+        "hand_number": hand_number,
+        "mano": obs.mano,
+        "kind": obs.kind,
+        "duel": list(obs.seats),
+        "turn": obs.turn,
+        "hand": [_card(c) for c in obs.hand],
+        "legal": [token(a) for a in obs.legal_actions],
+        "held": _held(obs),
+        "score": list(obs.score),
+        "camas": list(obs.camas),
+        "buenas": [s > rules.half for s in obs.score],
+        "bazas": [[[s, _card(c)] for s, c in baza] for baza in obs.bazas],
+        "baza_results": list(obs.baza_results),
+        "folded": list(obs.folded),
+        "stake": stake(obs),
+        "statements": [list(s) for s in obs.statements],
+        "log": hand_log(
+            rules,
+            obs.kind,
+            obs.moves,
+            obs.statements,
+            obs.shown,
+            obs.hand_points if obs.hand_over else None,
+        ),
+        "finished": _finished(rules, hand_number, obs.previous, obs),
+        "over": obs.match_over,
+        "winner": obs.winner,
+        "downloads": downloads,
+    }
+    if spectator:
+        del view["hand"]
+        del view["legal"]
+    return view
+
+
+def rules_summary(rules: Rules) -> dict[str, Any]:
+    """The rules of a table as the browser needs them (sent once, in ``welcome``)."""
+    return {
+        "variant": rules.name,
+        "players": rules.players,
+        "target": rules.target,
+        "half": rules.half,
+        "camas_to_win": rules.camas_to_win,
+        "deck": rules.deck,
+        "envido_settled": rules.envido_settled,
+        "pica_pica": rules.uses_pica_pica(),
+    }

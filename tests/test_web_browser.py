@@ -1,0 +1,156 @@
+"""End to end in a real headless Chromium (Debian's ``chromium``; ``make test`` installs it):
+open a 1v1 table against a bot from the home page, play a whole hand by clicking, see the
+score change; reload in the middle of a hand and go on."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from web_helpers import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+pytestmark = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK), reason="needs Debian's chromium (make test installs it)"
+)
+
+if os.access(CHROMIUM, os.X_OK):
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = Path(tmp_path_factory.mktemp("db")) / "browser.sqlite3"
+    with LiveServer(f"sqlite:///{db}", bot_delay=0.05, hand_pause=0.2) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    # launch() starts Chromium on a fresh temporary profile of its own (a new user-data-dir,
+    # removed afterwards); nothing is downloaded.
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def open_table_against_a_bot(page: Page, server: LiveServer) -> None:
+    page.goto(server.http + "/")
+    page.wait_for_selector(".variant")
+    page.fill("#name", "Ana")
+    assert page.input_value("select[data-seat='0']") == "you"
+    assert page.input_value("select[data-seat='1']") == "bot"
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".seat.me")
+    assert "#" not in page.url  # the seat's secret left the address bar
+
+
+def score(page: Page) -> list[int]:
+    return [int(x) for x in page.locator(".team .big").all_inner_texts()]
+
+
+def my_move(page: Page) -> bool:
+    """Click something if it is my turn: a card when I may, else "quiero". True if clicked."""
+    cards = page.locator(".card-btn:not([disabled])")
+    if cards.count():
+        cards.first.click()
+        return True
+    answer = page.locator("button.act-quiero:not([disabled])")
+    if answer.count():
+        answer.first.click()
+        return True
+    return False
+
+
+def test_play_a_whole_hand_by_clicking(page: Page, server: LiveServer) -> None:
+    open_table_against_a_bot(page, server)
+    assert score(page) == [0, 0]
+    assert page.locator(".seat").count() == 2
+    assert page.locator(".my-cards .card-btn").count() == 3
+    clicks = 0
+    for _ in range(200):
+        if page.locator("#overlay:not(.hidden)").count():
+            break
+        if my_move(page):
+            clicks += 1
+        page.wait_for_timeout(100)
+    overlay = page.locator("#overlay .overlay-panel")
+    overlay.wait_for()
+    assert clicks >= 1
+    title = overlay.locator("h2").inner_text()
+    assert "Fin de la mano 1" in title or "Partida" in title
+    assert sum(score(page)) > 0
+    page.locator("#overlay button.continue").click()
+    assert page.locator("#overlay.hidden").count() == 1
+    assert page.locator("#log li").count() >= 0
+    assert page.locator("#log .previous, #log li").count() >= 1
+
+
+def test_reload_in_the_middle_of_a_hand(page: Page, server: LiveServer) -> None:
+    open_table_against_a_bot(page, server)
+    for _ in range(100):
+        if page.locator(".my-cards .card-btn").count() == 2:
+            break
+        my_move(page)
+        page.wait_for_timeout(100)
+    cards = page.locator(".my-cards .card-btn").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    assert len(cards) == 2
+    log = page.locator("#log ol.entries li").all_inner_texts()
+    page.reload()
+    page.wait_for_selector(".seat.me")
+    page.wait_for_function("document.querySelectorAll('.my-cards .card-btn').length > 0")
+    again = page.locator(".my-cards .card-btn").evaluate_all("bs => bs.map(b => b.dataset.card)")
+    assert again == cards
+    assert page.locator("#log ol.entries li").all_inner_texts()[: len(log)] == log
+    for _ in range(100):
+        if (
+            page.locator(".my-cards .card-btn").count() <= 1
+            or page.locator("#overlay:not(.hidden)").count()
+        ):
+            break
+        my_move(page)
+        page.wait_for_timeout(100)
+    assert (
+        page.locator(".my-cards .card-btn").count() <= 1
+        or page.locator("#overlay:not(.hidden)").count()
+    )
+
+
+def test_rules_page_and_english(page: Page, server: LiveServer) -> None:
+    page.goto(server.http + "/rules/valenciano?players=8")
+    page.wait_for_selector(".order-row")
+    assert "Reglas del truco Valenciano" in page.locator("h1").inner_text()
+    assert page.locator(".order-row .card").count() == 24
+    page.click("#lang-btn")
+    page.wait_for_selector("text=Rules of truco Valenciano")
+    page.select_option(".rules select", "2")
+    assert page.locator(".order-row .card").count() == 22
+    page.goto(server.http + "/")
+    page.wait_for_selector(".variant")
+    assert page.locator("h1").inner_text() == "Play truco"
