@@ -6,6 +6,8 @@ import dataclasses
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support import match_after
 
 from truco.actions import NO_QUIERO, QUIERO, token
@@ -30,19 +32,21 @@ def test_registry_lists_the_bots_and_refuses_unknown_ones() -> None:
 
 
 @pytest.mark.parametrize(("variant", "players"), TABLES)
-def test_bots_only_return_legal_actions(variant: str, players: int) -> None:
-    rng = random.Random(players)
-    bots = [make_bot(name, seed=i, **opts) for i, (name, opts) in enumerate(BOTS.items())]
-    for game in range(2):
-        m = Match(find_variant(variant, players=players), seed=game)
-        steps = 0
-        while not m.over and steps < 120:
-            obs = m.observation(m.turn)
-            bot = bots[rng.randrange(len(bots))]
-            action = bot.choose(obs)
-            assert action in obs.legal_actions, (bot.name, token(action))
-            m.apply(action)
-            steps += 1
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_bots_only_return_legal_actions(variant: str, players: int, seed: int) -> None:
+    """Property: at random states reached by mixed play, every bot picks a legal action."""
+    rng = random.Random(seed)
+    bots = [make_bot(name, seed=seed + i, **opts) for i, (name, opts) in enumerate(BOTS.items())]
+    m = Match(find_variant(variant, players=players), seed=seed)
+    steps = 0
+    while not m.over and steps < 80:
+        obs = m.observation(m.turn)
+        bot = bots[rng.randrange(len(bots))]
+        action = bot.choose(obs)
+        assert action in obs.legal_actions, (bot.name, token(action))
+        m.apply(action)
+        steps += 1
 
 
 def _reachable(value: object, seen: set[int]) -> list[object]:
@@ -146,3 +150,30 @@ def test_search_is_score_aware_near_the_target() -> None:
 def test_bot_base_class_needs_choose() -> None:
     with pytest.raises(NotImplementedError):
         Bot(seed=1).choose(Match("argentino", seed=1).observation(0))
+
+
+def test_sampled_states_reach_the_observed_moment() -> None:
+    """Regression: a deal whose envido values would have scored differently is not used.
+
+    Team 1 won the envido; team 0, at 28, would have won the game with it. A sampled deal in
+    which seat 2 outranks seat 1 ends the game in the replay, and search then tried to act in
+    a finished hand ("the hand is over").
+    """
+    from truco.bots.knowledge import Sampler
+
+    cards = ["4e 10c 11o", "1o 12o 6e", "5b 10e 3c", "3b 4c 12e"]  # 4, 21, 5, 4
+    m = match_after("espanol", cards, ["p0 envido", "p1 quiero"], players=4, score=[28, 20])
+    assert m.score == [28, 22] and not m.over
+    obs = m.observation(0)
+    sampler = Sampler(obs)
+    rng = random.Random(1)
+    drawn = 0
+    for _ in range(200):
+        try:
+            state, weight = sampler.weighted_state(rng, tries=2)
+        except TrucoError:
+            continue
+        drawn += 1
+        assert not state.over and state.score == [28, 22] and weight > 0
+        assert state.legal_actions() == obs.legal_actions
+    assert drawn > 100

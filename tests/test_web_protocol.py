@@ -269,4 +269,4 @@ def test_a_thinking_bot_does_not_delay_other_tables(tmp_path: Path) -> None:
         latencies = asyncio.run(run())
         assert len(latencies) >= 10
         assert statistics.median(latencies) < 0.05, latencies
-        assert max(latencies) < 0.25, latencies
+        assert max(latencies) < 0.5, latencies

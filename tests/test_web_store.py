@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import random
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 from web_helpers import LiveServer, choose, joined, postgres
 
-from truco.web.store import ActionData, SeatData, Store, Writer, normalize_url
+from truco.web.store import ActionData, SeatData, Store, normalize_url
+from truco.web.writer import Writer
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
@@ -205,3 +207,25 @@ def test_database_urls() -> None:
     assert normalize_url("postgresql://h/db") == "postgresql+psycopg://h/db"
     assert normalize_url("postgresql+psycopg://h/db") == "postgresql+psycopg://h/db"
     assert normalize_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_idle_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'sweep.sqlite3'}", idle_unload=0.0) as live:
+        table = live.create("espanol", ["human", "bot"])
+        asyncio.run(drive(live, table, random.Random(2), 6))
+        before = live.table(table["id"])
+        deadline = time.monotonic() + 10
+        while before.bot_task is not None and not before.bot_task.done():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        seq = before.seq
+        assert live.app.state.tables.sweep() == 1  # nobody connected, no bot to move
+        assert table["id"] not in live.app.state.tables.live
+
+        async def back() -> None:
+            async with joined(live, table["id"], table["tokens"][0]) as me:
+                assert me.state is not None and me.state["seq"] == seq
+
+        asyncio.run(back())
+        again = live.table(table["id"])
+        assert again is not before and again.actions == before.actions

@@ -11,7 +11,7 @@ from support import match_after
 from truco.actions import parse_token
 from truco.match import Match
 from truco.records import dumps, loads
-from truco.referee import replay
+from truco.referee import record_of, replay
 from truco.variants import PRESETS, find_variant
 from truco.web.downloads import hand_record, offered_hands, revealable
 from truco.web.views import SeatMeta, public, stake, state_view
@@ -140,7 +140,8 @@ def test_every_hand_record_stands_alone(variant: str, players: int) -> None:
     names = [f"p{i}" for i in range(players)]
     assert offered_hands(m) == list(range(1, len(m.hands) + 1))
     for number, log in enumerate(m.hands, 1):
-        record = loads(dumps(hand_record(m, number, names)))
+        whole = record_of(m, names)
+        record = loads(dumps(hand_record(whole, m.rules, number, log.mano, log.kind)))
         result = replay(record)
         assert list(result.hands[0].points) == log.points
         assert result.hands[0].complete

@@ -141,19 +141,29 @@ class Sampler:
         return self.weighted_state(rng, tries)[0]
 
     def weighted_state(self, rng: random.Random, tries: int = 40) -> tuple[Match, float]:
-        """An engine state consistent with the observation, statements included.
+        """An engine state consistent with the observation, and the likelihood of its deal.
 
-        Draws until the replayed statements equal the observed ones; after ``tries`` draws it
-        keeps the last deal that replays at all (the statements then may differ slightly).
+        A state must reach the same moment as the observation (same seat to act, same legal
+        actions, same score: with other envido values an accepted envido could have scored
+        differently). Draws until the replayed statements equal the observed ones too; after
+        ``tries`` draws it keeps the first state that met the rest (the values covered by
+        "son buenas" may then be a little off).
         """
+        obs = self.obs
         fallback: tuple[Match, float] | None = None
-        target = self.obs.statements
         for _ in range(tries):
             try:
-                match, weight = rebuild_weighted(self.obs, self.deal(rng))
+                match, weight = rebuild_weighted(obs, self.deal(rng))
             except TrucoError:
                 continue
-            if public_statements(match) == target:
+            if (
+                match.turn != obs.turn
+                or match.legal_actions() != obs.legal_actions
+                or match.score[0] != obs.score[0]
+                or match.score[1] != obs.score[1]
+            ):
+                continue
+            if public_statements(match) == obs.statements:
                 return match, weight
             fallback = fallback or (match, weight)
         if fallback is None:

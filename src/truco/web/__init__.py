@@ -12,9 +12,11 @@ module             what it holds
 =================  ==========================================================================
 ``protocol``       the typed WebSocket messages and their strict parser (``docs/protocol.md``)
 ``views``          what a seat or a spectator is sent: built from an ``Observation`` only
-``store``          SQLAlchemy 2 tables and the writer thread (group commit, one per process)
+``store``          SQLAlchemy 2 tables: rules, seed, seats and the append-only action log
+``writer``         the one thread that writes, with group commit
 ``bots``           bot levels and the executor that runs bots off the event loop
-``tables``         a live table (match, seats, connections, pacing) and the table registry
+``tables``         a live table (match, seats, pacing) and the registry that loads and unloads
+``connection``     one WebSocket: its seat, its outbox (newest state only), its rate limit
 ``downloads``      ``.truco`` records offered for download, and when they may be
 ``app``            routes: pages, JSON API, the WebSocket
 ``server``         uvicorn with the app; ``command``: the ``truco serve`` arguments

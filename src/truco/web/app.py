@@ -37,13 +37,16 @@ from truco import __version__
 from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.records import dumps
+from truco.referee import record_of
 from truco.variants import PRESETS, find_variant
 from truco.web.bots import BOT_LEVELS, DEFAULT_LEVEL, BotRunner
+from truco.web.connection import Conn
 from truco.web.downloads import game_record, hand_record
 from truco.web.protocol import ProtocolError, error, parse_client
 from truco.web.settings import Settings
-from truco.web.store import Store, Writer
-from truco.web.tables import Conn, Table, Tables
+from truco.web.store import Store
+from truco.web.tables import Table, Tables
+from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
 
@@ -258,16 +261,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(
                 403, "this hand is offered once all its cards are seen, or the game is over"
             )
-        record = await asyncio.to_thread(hand_record, table.match, number, table.names)
+        whole = record_of(table.match, table.names)  # a snapshot, on the event loop
+        log = table.match.hands[number - 1]
+        record = await asyncio.to_thread(
+            hand_record, whole, table.rules, number, log.mano, log.kind
+        )
         return _record_response(dumps(record), f"truco-{table.id}-hand-{number}.truco")
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         conn = Conn(ws, settings.rate_per_s, settings.rate_burst)
-        table = await registry(ws).get(table_id) if _ID.fullmatch(table_id) else None
+        try:
+            table = await registry(ws).get(table_id) if _ID.fullmatch(table_id) else None
+            refusal = error("no_table", "there is no such table")
+        except Exception:
+            log.exception("table %s could not be loaded", table_id)
+            table, refusal = None, error("server", "this table cannot be loaded")
         if table is None:
-            conn.send(error("no_table", "there is no such table"))
+            conn.send(refusal)
             with contextlib.suppress(Exception):
                 await conn.flush()
                 await ws.close(4404)

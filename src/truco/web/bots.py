@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any, Final
 
 from truco.bots import make_bot
@@ -45,20 +45,28 @@ class BotRunner:
     def __init__(self, kind: str = "process", workers: int = 0) -> None:
         if kind not in ("process", "thread"):
             raise ValueError(f"bot executor must be process or thread, not {kind!r}")
-        count = workers or max(1, min(4, os.cpu_count() or 1))
+        self.count = workers or max(1, min(4, os.cpu_count() or 1))
         self.kind = kind
-        self.pool: Executor
-        if kind == "process":
-            self.pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
-        else:
-            self.pool = ThreadPoolExecutor(count, thread_name_prefix="truco-bot")
+        self.pool = self._new_pool()
+
+    def _new_pool(self) -> Executor:
+        if self.kind == "process":
+            context = multiprocessing.get_context("spawn")
+            return ProcessPoolExecutor(self.count, mp_context=context)
+        return ThreadPoolExecutor(self.count, thread_name_prefix="truco-bot")
 
     async def warm(self) -> None:
         await asyncio.get_running_loop().run_in_executor(self.pool, _warm)
 
     async def choose(self, level: str, seed: int, obs: Observation) -> int:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, choose, level, seed, obs)
+        pool = self.pool
+        try:
+            return await loop.run_in_executor(pool, choose, level, seed, obs)
+        except BrokenExecutor:  # a worker died (killed, out of memory): start afresh, once
+            if self.pool is pool:
+                self.pool = self._new_pool()
+            return await loop.run_in_executor(self.pool, choose, level, seed, obs)
 
     def close(self) -> None:
         """Stop the workers (waiting for them, so nothing of theirs outlives the server)."""

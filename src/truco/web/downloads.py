@@ -19,6 +19,7 @@ from __future__ import annotations
 from truco.match import HandLog, Match
 from truco.records import Record
 from truco.referee import record_of, replay
+from truco.variants import Rules
 
 
 def revealable(log: HandLog, players: int) -> bool:
@@ -46,9 +47,13 @@ def game_record(match: Match, names: list[str]) -> Record:
     return record_of(match, names)
 
 
-def hand_record(match: Match, number: int, names: list[str]) -> Record:
-    """The record of finished hand ``number`` (from 1), starting from where it was played."""
-    whole = record_of(match, names)
+def hand_record(whole: Record, rules: Rules, number: int, mano: int, kind: str) -> Record:
+    """The record of finished hand ``number`` (from 1), starting from where it was played.
+
+    ``whole`` is the game's record (:func:`truco.referee.record_of`, taken on the event loop);
+    ``mano`` and ``kind`` are the hand's. Replaying the hands before it (to know the score it
+    started from) touches only ``whole``, so it may run in a worker thread.
+    """
     before = Record(
         variant=whole.variant,
         players=whole.players,
@@ -62,20 +67,18 @@ def hand_record(match: Match, number: int, names: list[str]) -> Record:
         hands=whole.hands[: number - 1],
     )
     at = replay(before).match
-    rules = match.rules
     score = list(at.score)
     if max(score) >= rules.target:  # a cama was just won: the next one starts at 0-0
         score = [0, 0]
-    log = match.hands[number - 1]
     return Record(
         variant=whole.variant,
         players=whole.players,
         target=whole.target,
-        mano=log.mano,
+        mano=mano,
         score=score,
         camas=list(at.camas) if rules.camas_to_win > 1 else None,
         names=whole.names,
-        next_hand=log.kind if rules.uses_pica_pica() else None,
+        next_hand=kind if rules.uses_pica_pica() else None,
         rules=whole.rules,
         hands=[whole.hands[number - 1]],
     )

@@ -6,22 +6,21 @@ every connection its new view. Nothing is sent that the database does not hold, 
 never loses an acknowledged action. Bots think in the :class:`~truco.web.bots.BotRunner`'s
 workers after a pause (so people can follow them) and then act through the same path.
 
-Each connection has an outbox that keeps only the newest ``state`` (a state is a full view),
-so a slow browser never holds up a table: it just skips states it was too slow to read.
+Connections (:mod:`truco.web.connection`) keep only the newest ``state`` in their outbox, so a
+slow browser never holds up a table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
 import logging
 import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from truco import __version__
 from truco.actions import parse_token, token
@@ -30,6 +29,7 @@ from truco.match import Match
 from truco.variants import Rules, variant_with
 from truco.web import views
 from truco.web.bots import BOT_LEVELS, BotRunner
+from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
 from truco.web.protocol import (
     PROTOCOL_VERSION,
@@ -44,84 +44,12 @@ from truco.web.protocol import (
     error,
 )
 from truco.web.settings import Settings
-from truco.web.store import ActionData, SeatData, Store, TableData, Writer
+from truco.web.store import ActionData, SeatData, Store, TableData
+from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
 
-#: Messages waiting for a browser before it is judged gone.
-MAX_OUTBOX = 100
 MAX_SPECTATORS = 200
-
-
-class Socket(Protocol):
-    """What a connection needs of a WebSocket (Starlette's, or a test double)."""
-
-    async def send_text(self, data: str) -> None: ...
-
-    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
-
-
-def hash_token(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-class Conn:
-    """One WebSocket: where it sits (a seat, or ``None`` to watch), its outbox, its rate."""
-
-    def __init__(self, ws: Socket, rate_per_s: float = 20.0, rate_burst: float = 40.0) -> None:
-        self.ws = ws
-        self.rate_per_s = rate_per_s
-        self.rate_burst = rate_burst
-        self.hello = False
-        self.seat: int | None = None
-        self.closed = False
-        self._outbox: list[tuple[bool, str]] = []
-        self._wake = asyncio.Event()
-        self._allowance = rate_burst
-        self._last = time.monotonic()
-
-    def allow(self) -> bool:
-        """Token bucket: whether one more message may be handled now."""
-        now = time.monotonic()
-        self._allowance = min(
-            self.rate_burst, self._allowance + (now - self._last) * self.rate_per_s
-        )
-        self._last = now
-        if self._allowance < 1.0:
-            return False
-        self._allowance -= 1.0
-        return True
-
-    def send(self, text: str, *, state: bool = False) -> None:
-        if self.closed:
-            return
-        if state:
-            self._outbox = [m for m in self._outbox if not m[0]]
-        self._outbox.append((state, text))
-        if len(self._outbox) > MAX_OUTBOX:
-            self.closed = True
-        self._wake.set()
-
-    async def pump(self) -> None:
-        """Send the outbox, in order, until the connection closes."""
-        try:
-            while not self.closed:
-                await self._wake.wait()
-                self._wake.clear()
-                batch, self._outbox = self._outbox, []
-                for _, text in batch:
-                    await self.ws.send_text(text)
-        except Exception:  # the browser went away; the receive loop will notice
-            self.closed = True
-        if self.closed:
-            with contextlib.suppress(Exception):
-                await self.ws.close(1008, "too slow")
-
-    async def flush(self) -> None:
-        while self._outbox and not self.closed:
-            batch, self._outbox = self._outbox, []
-            for _, text in batch:
-                await self.ws.send_text(text)
 
 
 @dataclass(slots=True)
@@ -477,6 +405,7 @@ class Tables:
         """The live table, loading it from the database (once) if it is not in memory."""
         table = self.live.get(table_id)
         if table is not None:
+            table.last_active = time.monotonic()  # not swept while its caller says hello
             return table
         pending = self._loading.get(table_id)
         if pending is not None:

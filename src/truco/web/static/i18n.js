@@ -23,7 +23,7 @@ const STRINGS = {
     "home.creating": "Abriendo…",
     "home.rules_of": "Reglas del {v}",
     "home.my_tables": "Tus mesas",
-    "home.no_tables": "Todavía no abriste ninguna mesa en este navegador.",
+    "home.no_tables": "Todavía no has abierto ninguna mesa en este navegador.",
     "home.error": "No se pudo abrir la mesa: {e}",
     "variant.argentino": "Argentino",
     "variant.espanol": "Español",

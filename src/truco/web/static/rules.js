@@ -92,7 +92,7 @@ function texts(v, es) {
         `Sin ${w("truco")} la mano vale 1. Cualquiera puede cantar ${w("truco")} en su turno; solo el equipo que aceptó la última apuesta puede subirla.`,
         v.truco_raise_as_response
           ? `Quien responde puede subir en lugar de decir «quiero» («quiero ${w("retruco").toLowerCase()}»): eso acepta y sube a la vez.`
-          : `Quien responde primero dice «quiero»; recién en un turno posterior su equipo puede subir.`,
+          : `Quien responde debe decir primero «quiero»; su equipo solo puede subir en un turno posterior.`,
         `Responde el primer rival que sigue a quien cantó. «No quiero» termina la mano.`,
       ]
     : [

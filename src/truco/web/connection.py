@@ -1,0 +1,88 @@
+"""One WebSocket connection: where it sits, its outbox and its rate limit.
+
+The outbox keeps only the newest ``state`` (a state is a full view), so a slow browser never
+holds up a table: it skips the states it was too slow to read, and one that falls hopelessly
+behind is closed. Errors and other messages are never dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import time
+from typing import Protocol
+
+#: Messages waiting for a browser before it is judged gone.
+MAX_OUTBOX = 100
+
+
+class Socket(Protocol):
+    """What a connection needs of a WebSocket (Starlette's, or a test double)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+def hash_token(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+class Conn:
+    """One WebSocket: where it sits (a seat, or ``None`` to watch), its outbox, its rate."""
+
+    def __init__(self, ws: Socket, rate_per_s: float = 20.0, rate_burst: float = 40.0) -> None:
+        self.ws = ws
+        self.rate_per_s = rate_per_s
+        self.rate_burst = rate_burst
+        self.hello = False
+        self.seat: int | None = None
+        self.closed = False
+        self._outbox: list[tuple[bool, str]] = []
+        self._wake = asyncio.Event()
+        self._allowance = rate_burst
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Token bucket: whether one more message may be handled now."""
+        now = time.monotonic()
+        self._allowance = min(
+            self.rate_burst, self._allowance + (now - self._last) * self.rate_per_s
+        )
+        self._last = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
+
+    def send(self, text: str, *, state: bool = False) -> None:
+        if self.closed:
+            return
+        if state:
+            self._outbox = [m for m in self._outbox if not m[0]]
+        self._outbox.append((state, text))
+        if len(self._outbox) > MAX_OUTBOX:
+            self.closed = True
+        self._wake.set()
+
+    async def pump(self) -> None:
+        """Send the outbox, in order, until the connection closes."""
+        try:
+            while not self.closed:
+                await self._wake.wait()
+                self._wake.clear()
+                batch, self._outbox = self._outbox, []
+                for _, text in batch:
+                    await self.ws.send_text(text)
+        except Exception:  # the browser went away; the receive loop will notice
+            self.closed = True
+        if self.closed:
+            with contextlib.suppress(Exception):
+                await self.ws.close(1008, "too slow")
+
+    async def flush(self) -> None:
+        while self._outbox and not self.closed:
+            batch, self._outbox = self._outbox, []
+            for _, text in batch:
+                await self.ws.send_text(text)
