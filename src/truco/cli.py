@@ -181,6 +181,15 @@ def _suggest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _benchmark_options(p: argparse.ArgumentParser, seconds: float) -> None:
+    p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seconds", type=float, default=seconds)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--all", action="store_true", help="every preset and player count")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="truco",
@@ -193,22 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("bench", help="random self-play throughput (hands/s, actions/s)")
-    p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seconds", type=float, default=5.0)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--all", action="store_true", help="every preset and player count")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _benchmark_options(p, seconds=5.0)
     p.set_defaults(func=_bench)
 
     p = sub.add_parser("env-bench", help="PettingZoo, Gymnasium, OpenSpiel steps/s (truco[rl])")
     p.add_argument("--env", default="all", choices=["all", "pettingzoo", "gymnasium", "openspiel"])
-    p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
-    p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seconds", type=float, default=3.0)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--all", action="store_true", help="every preset and player count")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    _benchmark_options(p, seconds=3.0)
     p.set_defaults(func=_env_bench)
 
     p = sub.add_parser("arena", help="duplicate matches between two bots, or a round robin")
