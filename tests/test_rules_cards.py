@@ -168,3 +168,13 @@ def test_eight_players_valenciano_gets_a_24_card_deck() -> None:
     r = find_variant("valenciano", players=8)
     assert len(r.cards) == 24
     assert {name(c) for c in r.cards} - {name(c) for c in DECKS["22"]} == {"1o", "1c"}
+
+
+def test_1_2_envido_fast_path_agrees_with_the_definition_on_every_hand() -> None:
+    from itertools import combinations, permutations
+
+    from truco.cards import _envido_value
+
+    for hand in combinations(range(40), 3):
+        for order in permutations(hand):
+            assert envido_value(order) == _envido_value(order)

@@ -115,9 +115,6 @@ DECKS: Final[dict[str, tuple[Card, ...]]] = {
 }
 
 
-_envido_cache: dict[tuple[Card, ...], int] = {}
-
-
 def envido_value(cards: Sequence[Card]) -> int:
     """The envido of a hand (RULES.md 1.2): 20 plus the two best of one suit, else the best card.
 
@@ -126,11 +123,20 @@ def envido_value(cards: Sequence[Card]) -> int:
     >>> envido_value(parse_hand("12o 2o 5e"))
     22
     """
-    key = tuple(cards)
-    value = _envido_cache.get(key)
-    if value is None:
-        value = _envido_cache[key] = _envido_value(key)
-    return value
+    if len(cards) == 3:  # the hot case, straight-line
+        a, b, c = cards
+        sa, sb, sc = SUIT[a], SUIT[b], SUIT[c]
+        va, vb, vc = ENVIDO[a], ENVIDO[b], ENVIDO[c]
+        if sa == sb:
+            if sa == sc:
+                return 20 + va + vb + vc - min(va, vb, vc)
+            return 20 + va + vb
+        if sa == sc:
+            return 20 + va + vc
+        if sb == sc:
+            return 20 + vb + vc
+        return max(va, vb, vc)
+    return _envido_value(cards)
 
 
 def _envido_value(cards: Sequence[Card]) -> int:

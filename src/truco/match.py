@@ -50,8 +50,8 @@ class HandLog:
     points: list[int] = field(default_factory=lambda: [0, 0])
     complete: bool = False
     #: Public results: envido statements (seat, value or None) and shown cards (seat, card).
-    said: list[tuple[int, int | None]] = field(default_factory=list)
-    shown: list[tuple[int, int]] = field(default_factory=list)
+    said: tuple[tuple[int, int | None], ...] = ()
+    shown: tuple[tuple[int, int], ...] = ()
 
     def actions(self) -> list[Move]:
         return [Move(m >> 6, m & 63) for m in self.moves]
@@ -172,8 +172,8 @@ class Match:
                 list(h.moves),
                 list(h.points),
                 h.complete,
-                list(h.said),
-                list(h.shown),
+                h.said,
+                h.shown,
             )
             for h in self.hands
         ]
@@ -237,9 +237,10 @@ class Match:
         log.moves.extend(hand.history)
         log.points[0] += hand.points[0]
         log.points[1] += hand.points[1]
-        log.said.extend((hand.seat_of[p], v) for p, v in hand.said)
+        if hand.said:
+            log.said += tuple((hand.seat_of[p], v) for p, v in hand.said)
         if hand.envido_winner >= 0:
-            log.shown.extend((hand.seat_of[hand.envido_winner], c) for c in hand.shown)
+            log.shown += tuple((hand.seat_of[hand.envido_winner], c) for c in hand.shown)
         if self._duels and not hand.target_reached:
             self._start_duel(self._duels.pop())
             return
