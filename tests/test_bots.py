@@ -27,8 +27,10 @@ def test_registry_lists_the_bots_and_refuses_unknown_ones() -> None:
     assert {"random", "heuristic", "search"} <= set(bot_names())
     with pytest.raises(TrucoError, match="unknown bot"):
         make_bot("oracle")
-    with pytest.raises(TypeError):
+    with pytest.raises(TrucoError, match="bot 'heuristic': bad options"):
         make_bot("heuristic", depth=3)
+    with pytest.raises(TrucoError, match="bad options"):
+        make_bot("search", iterations="many")
 
 
 @pytest.mark.parametrize(("variant", "players"), TABLES)

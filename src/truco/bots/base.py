@@ -75,7 +75,12 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
         factory = _REGISTRY.get(name)
     if factory is None:
         raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(sorted(_REGISTRY))}")
-    return factory(seed=seed, **options)
+    try:
+        return factory(seed=seed, **options)
+    except (TypeError, ValueError) as e:
+        if isinstance(e, TrucoError):
+            raise
+        raise TrucoError(f"bot {name!r}: bad options {options}: {e}") from None
 
 
 def _load_builtin() -> None:
