@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from truco.actions import Move
 from truco.cards import NAMES
-from truco.errors import IllegalActionError, InvalidCardError
+from truco.errors import IllegalActionError, InvalidCardError, RulesError
 from truco.hand import Hand
 from truco.variants import Rules, find_variant
 
@@ -96,7 +96,7 @@ class Match:
         self.rules = rules
         self.n = rules.players
         if not 0 <= mano < self.n:
-            raise IllegalActionError(f"mano: seat {mano} is not at a table of {self.n}")
+            raise RulesError(f"mano: seat {mano} is not at a table of {self.n}")
         self.score = [min(int(s), rules.target) for s in score]
         self.camas = [int(c) for c in camas]
         self.mano = mano
@@ -114,11 +114,9 @@ class Match:
             use = self.pica_started and top < rules.pica_pica_until
             next_hand = PICA_PICA if use else REDONDO
         if next_hand not in (REDONDO, PICA_PICA):
-            raise IllegalActionError(f"next_hand: must be redondo or pica-pica, not {next_hand!r}")
+            raise RulesError(f"next_hand: must be redondo or pica-pica, not {next_hand!r}")
         if next_hand == PICA_PICA and not rules.uses_pica_pica():
-            raise IllegalActionError(
-                "next_hand: pica-pica is played only in espanol with 6 players"
-            )
+            raise RulesError("next_hand: pica-pica is played only in espanol with 6 players")
         self.kind = next_hand
         self.start = MatchStart(
             (self.score[0], self.score[1]), (self.camas[0], self.camas[1]), mano, next_hand
