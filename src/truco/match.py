@@ -273,6 +273,29 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
+    def hand_moves(self) -> list[int]:
+        """Every move of the hand in play (all its duels), as ``seat << 6 | action``.
+
+        A hand's (or duel's) moves join its log when it ends; until then they are the
+        current :class:`Hand`'s history.
+        """
+        if not self.hands:
+            return []
+        moves = list(self.hands[-1].moves)
+        if not self.hand.over:
+            moves.extend(self.hand.history)
+        return moves
+
+    def hand_points(self) -> tuple[int, int]:
+        """What the hand in play (all its duels) has scored so far, per team."""
+        if not self.hands:
+            return (0, 0)
+        a, b = self.hands[-1].points
+        if not self.hand.over:
+            a += self.hand.points[0]
+            b += self.hand.points[1]
+        return (a, b)
+
     def in_buenas(self, team: int) -> bool:
         """Whether ``team`` is in the buenas: more than half the target (RULES.md 7)."""
         return self.score[team] > self.rules.half

@@ -128,16 +128,7 @@ def observe(match: Match, seat: int) -> Observation:
         raise ValueError(f"seat {seat} is not at a table of {match.n}")
     hand = match.hand
     log = match.hands[-1] if match.hands else None
-    moves: list[int] = []
-    points = [0, 0]
-    if log is not None:
-        # A hand's moves and points join its log when it ends (each duel of a pica-pica).
-        moves.extend(log.moves)
-        points = list(log.points)
-        if not hand.over:
-            moves.extend(hand.history)
-            points[0] += hand.points[0]
-            points[1] += hand.points[1]
+    moves = match.hand_moves()
     own: list[int] = list(log.cards[seat]) if log is not None else []
     for code in moves:
         if code >> 6 == seat and code & 63 < 40:
@@ -169,7 +160,7 @@ def observe(match: Match, seat: int) -> Observation:
         envido_chain=hand.envido_chain,
         statements=public_statements(match),
         shown=shown,
-        hand_points=(points[0], points[1]),
+        hand_points=match.hand_points(),
         hand_over=hand.over,
         match_over=match.over,
         winner=match.winner,

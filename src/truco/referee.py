@@ -124,10 +124,7 @@ def replay(record: Record) -> ReplayResult:
             raise RecordError(f"hand {number}: hand {number - 1} stops before its end")
         _play_hand(match, hand, number)
         log = match.hands[-1]
-        points = list(log.points)
-        if not match.hand.over:
-            points[0] += match.hand.points[0]
-            points[1] += match.hand.points[1]
+        points = list(match.hand_points())
         if hand.points is not None and hand.points != points:
             raise RecordError(
                 f"hand {number}: points: the hand scored {points}, the record says {hand.points}"
@@ -159,9 +156,9 @@ def record_of(match: Match, names: list[str] | None = None) -> Record:
     }
     target = rules.target if rules.target != preset.target else None
     hands = []
+    last = len(match.hands) - 1
     for i, log in enumerate(match.hands):
-        in_play = i == len(match.hands) - 1 and not match.hand.over
-        moves = log.moves + (match.hand.history if in_play else [])
+        moves = match.hand_moves() if i == last else log.moves
         hands.append(
             HandRecord(
                 cards=[" ".join(NAMES[c] for c in cs) for cs in log.cards],

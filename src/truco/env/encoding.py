@@ -359,11 +359,13 @@ def match_points(match: Match, first: int) -> tuple[int, int]:
     A reward is the change of this over a step: hand logs keep every point (a valenciano
     cama resets the score, not the logs), and points past the target are never scored.
     """
+    start = max(first, 0)
     totals = [0, 0]
-    for log in match.hands[max(first, 0) :]:
+    for log in match.hands[start:-1]:
         totals[0] += log.points[0]
         totals[1] += log.points[1]
-    if match.hands and not match.hand.over:
-        totals[0] += match.hand.points[0]
-        totals[1] += match.hand.points[1]
+    if match.hands and len(match.hands) > start:
+        a, b = match.hand_points()
+        totals[0] += a
+        totals[1] += b
     return totals[0], totals[1]

@@ -258,7 +258,7 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         if m.hands:
             log = m.hands[-1]
             parts.append(" / ".join(" ".join(NAMES[c] for c in cs) for cs in log.cards))
-            moves = [*log.moves, *([] if m.hand.over else m.hand.history)]
+            moves = m.hand_moves()
             parts.append(" ".join(f"p{c >> 6}:{token(c & 63)}" for c in moves))
         if self._t.deal:
             parts.append("dealing " + " ".join(NAMES[c] for c in self._t.deal))
