@@ -31,7 +31,7 @@ from truco.cli import main
 from truco.records import MAX_ACTIONS, dumps
 from truco.referee import record_of
 
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLE_RECORDS = sorted(EXAMPLES_DIR.glob("*.truco"))
 
 #: A short valid hand of two players (argentino, 40 cards): seat 0 goes to the mazo.

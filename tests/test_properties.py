@@ -29,7 +29,7 @@ from truco.referee import record_of, replay
 from truco.variants import PRESETS, Rules
 
 #: The records of NOTATION.md's examples, in the shared folder next to the repository.
-EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "shared" / "examples"
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLE_RECORDS = sorted(EXAMPLES_DIR.glob("*.truco"))
 CONFIGS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
 CONFIG_IDS = [f"{name}-{n}" for name, n in CONFIGS]
@@ -493,3 +493,41 @@ def test_same_seed_and_choices_give_the_same_match(name, players, seed, rnd, car
     for seat in range(players):
         assert second.observation(seat) == first.observation(seat)
     assert Match(rules, seed=seed).hands[0].cards == first.hands[0].cards
+
+
+# ---------------------------------------------------------------------- pica-pica schedule
+
+PICA_PICA_TABLES = [
+    ("espanol", {}),
+    ("espanol", {"target": 15}),
+    ("valenciano", {"pica_pica": True}),
+    ("argentino", {"pica_pica": True, "target": 20}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), PICA_PICA_TABLES, ids=lambda v: str(v))
+@FAST
+@given(seed=SEEDS, card_bias=CARD_BIAS)
+def test_pica_pica_kind_follows_the_cama_score(
+    name: str, options: dict[str, object], seed: int, card_bias: float
+) -> None:
+    """RULES.md 8 at 6 players, any target, with camas: a hand's kind depends only on the score
+    of the cama before it and the kind of the hand before it (redondos below 5 and from
+    target - 5, alternation between), so every history reaching a score plays the same kind."""
+    from truco.match import PICA_PICA, REDONDO
+
+    rules = find_variant(name, players=6, **options)
+    match = Match(rules, seed=seed)
+    for _ in play(match, random.Random(seed), card_bias):
+        pass
+    score = [0, 0]
+    previous = REDONDO
+    for log in match.hands:
+        top = max(score)
+        in_range = 5 <= top < rules.target - 5
+        expected = (PICA_PICA if previous == REDONDO else REDONDO) if in_range else REDONDO
+        assert log.kind == expected, (score, previous, log.kind)
+        score = [score[0] + log.points[0], score[1] + log.points[1]]
+        if max(score) >= rules.target:
+            score = [0, 0]  # a new cama (or the game is over)
+        previous = log.kind

@@ -78,8 +78,12 @@ def token(action: Action) -> str:
 
 
 def parse_token(text: str) -> Action:
-    """The action written ``text``: a card (``7o``) or a call, canonical or alias."""
-    key = text.strip().lower()
+    """The action written ``text``: a card (``7o``) or a call, canonical or alias.
+
+    Tokens are case-sensitive, lowercase as records write them (docs/records.md): ``Truco``
+    is refused, with the lowercase form suggested.
+    """
+    key = text.strip()
     action = _BY_TOKEN.get(key)
     if action is not None:
         return action
@@ -87,6 +91,11 @@ def parse_token(text: str) -> Action:
         return cards.parse(key)
     except InvalidCardError:
         shown = text if len(text) <= 40 else text[:40] + "..."
+        lower = key.lower()
+        if lower != key and (lower in _BY_TOKEN or lower in cards.BY_NAME):
+            raise InvalidActionError(
+                f"{shown!r} is not an action: tokens are lowercase, write {lower!r}"
+            ) from None
         raise InvalidActionError(f"{shown!r} is not an action (a card or a call)") from None
 
 
@@ -104,6 +113,10 @@ class Move:
         parts = text.split()
         if len(parts) != 2 or _SEAT.fullmatch(parts[0]) is None:
             shown = text if len(text) <= 40 else text[:40] + "..."
+            if len(parts) == 2 and _SEAT.fullmatch(parts[0].lower()) is not None:
+                raise InvalidActionError(
+                    f"{shown!r}: seats are lowercase, write {parts[0].lower()!r}"
+                )
             raise InvalidActionError(f"{shown!r} is not of the form 'p<seat> <token>'")
         return cls(int(parts[0][1:]), parse_token(parts[1]))
 

@@ -29,7 +29,7 @@ RANKS: Final = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
 SUIT: Final[tuple[int, ...]] = tuple(c // 10 for c in range(40))
 RANK: Final[tuple[int, ...]] = tuple(RANKS[c % 10] for c in range(40))
 NAMES: Final[tuple[str, ...]] = tuple(f"{RANK[c]}{SUITS[SUIT[c]]}" for c in range(40))
-_BY_NAME: Final[dict[str, Card]] = {n: c for c, n in enumerate(NAMES)}
+BY_NAME: Final[dict[str, Card]] = {n: c for c, n in enumerate(NAMES)}
 
 #: A card's envido value: its rank for 1-7, 0 for the figures (RULES.md 1.2).
 ENVIDO: Final[tuple[int, ...]] = tuple(r if r <= 7 else 0 for r in RANK)
@@ -50,9 +50,16 @@ STRENGTH: Final[tuple[int, ...]] = tuple(_strength(c) for c in range(40))
 
 
 def parse(text: str) -> Card:
-    """The card written ``text`` (rank then suit letter, e.g. ``7o``, ``12c``)."""
-    card = _BY_NAME.get(text.strip().lower()) if isinstance(text, str) else None
+    """The card written ``text`` (rank then suit letter, e.g. ``7o``, ``12c``).
+
+    Case-sensitive, as records are (docs/records.md): ``7O`` is refused, ``7o`` suggested.
+    """
+    card = BY_NAME.get(text.strip()) if isinstance(text, str) else None
     if card is None:
+        if isinstance(text, str) and text.strip().lower() in BY_NAME:
+            raise InvalidCardError(
+                f"{text!r} is not a card: suits are lowercase, write {text.strip().lower()!r}"
+            )
         raise InvalidCardError(f"{text!r} is not a card (rank 1-7, 10-12 then a suit e, b, o, c)")
     return card
 
@@ -75,7 +82,7 @@ def parse_hand(text: str) -> tuple[Card, ...]:
 
 
 def _deck(excluded: Iterable[str]) -> tuple[Card, ...]:
-    out = frozenset(_BY_NAME[n] for n in excluded)
+    out = frozenset(BY_NAME[n] for n in excluded)
     return tuple(c for c in range(40) if c not in out)
 
 
@@ -84,7 +91,7 @@ DECKS: Final[dict[str, tuple[Card, ...]]] = {
     "40": tuple(range(40)),
     "36": _deck(f"10{s}" for s in SUITS),
     "22": tuple(
-        _BY_NAME[n]
+        BY_NAME[n]
         for n in (
             [
                 "1e",

@@ -163,8 +163,11 @@ def _suggest(args: argparse.Namespace) -> int:
             raise TrucoError("the record's last hand is over: nothing to suggest")
         seat = match.turn
         name, options = parse_bot_spec(args.bot)
-        if name == "search" and "budget_ms" not in options:
-            options["budget_ms"] = args.budget_ms
+        if name == "search" and not {"budget_ms", "iterations"} & options.keys():
+            if args.budget_ms is not None:
+                options["budget_ms"] = args.budget_ms
+            else:
+                options["iterations"] = args.iterations
         bot = make_bot(name, seed=args.seed, **options)
         action, values = bot.values(match.observation(seat))
     except TrucoError as e:
@@ -227,7 +230,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("suggest", help="what a bot would do at the end of a record")
     p.add_argument("file", help="a .truco record whose last hand stops mid-hand")
     p.add_argument("--bot", default="search")
-    p.add_argument("--budget-ms", type=float, default=500.0)
+    p.add_argument("--iterations", type=int, default=5000, help="search bot's deals (default 5000)")
+    p.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="search bot's time instead of --iterations (not reproducible)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_suggest)

@@ -72,7 +72,6 @@ class Match:
         "mano",
         "n",
         "over",
-        "pica_started",
         "rng",
         "rules",
         "score",
@@ -108,15 +107,14 @@ class Match:
         self._duels: list[tuple[int, int]] = []
         self._reset_next = False
         self._auto = auto_deal
-        top = max(self.score)
-        self.pica_started = rules.uses_pica_pica() and top >= rules.pica_pica_from
         if next_hand is None:
-            use = self.pica_started and top < rules.pica_pica_until
-            next_hand = PICA_PICA if use else REDONDO
-        if next_hand not in (REDONDO, PICA_PICA):
+            next_hand = PICA_PICA if self._in_pica_pica_range() else REDONDO
+        elif not rules.uses_pica_pica():
+            raise RulesError(
+                "next_hand: only for tables that play pica-pica (6 players, pica_pica on)"
+            )
+        elif next_hand not in (REDONDO, PICA_PICA):
             raise RulesError(f"next_hand: must be redondo or pica-pica, not {next_hand!r}")
-        if next_hand == PICA_PICA and not rules.uses_pica_pica():
-            raise RulesError("next_hand: pica-pica is played only in espanol with 6 players")
         self.kind = next_hand
         self.start = MatchStart(
             (self.score[0], self.score[1]), (self.camas[0], self.camas[1]), mano, next_hand
@@ -256,20 +254,22 @@ class Match:
         if self._auto:
             self.start_hand()
 
-    def _next_kind(self) -> str:
-        """RULES.md 8: redondos until a team has 5, then alternate, redondos again from 25."""
+    def _in_pica_pica_range(self) -> bool:
+        """Whether the score is where hands alternate: a team has 5, none has target - 5."""
         rules = self.rules
-        if not rules.uses_pica_pica() or self._reset_next:
-            return REDONDO
         top = max(self.score)
-        if top >= rules.pica_pica_until:
+        return rules.uses_pica_pica() and rules.pica_pica_from <= top < rules.pica_pica_until
+
+    def _next_kind(self) -> str:
+        """RULES.md 8: redondos until a team has 5, then alternate, redondos again from T - 5.
+
+        The score never falls within a game or a cama, so the hand after a team first reaches
+        5 follows a redondo and is a pica-pica; from then on the kinds alternate. A new cama
+        (valenciano, 6 players) starts again with redondos: its score is 0-0.
+        """
+        if self._reset_next or not self._in_pica_pica_range():
             return REDONDO
-        if self.pica_started:
-            return REDONDO if self.kind == PICA_PICA else PICA_PICA
-        if top >= rules.pica_pica_from:
-            self.pica_started = True
-            return PICA_PICA
-        return REDONDO
+        return REDONDO if self.kind == PICA_PICA else PICA_PICA
 
     # ------------------------------------------------------------------ views
 

@@ -68,8 +68,8 @@ class Rules:
     # Pica-pica (RULES.md 8)
     pica_pica: bool = False
     pica_pica_falta: int = 6
+    #: The lower threshold of RULES.md 8; the upper one is ``target - pica_pica_from``.
     pica_pica_from: int = 5
-    pica_pica_until: int = 25
     #: Free-form extras for later options (flor, señas); empty for now.
     extras: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -97,7 +97,13 @@ class Rules:
                 return raises
         return ()
 
+    @property
+    def pica_pica_until(self) -> int:
+        """The score from which only redondos are played: target - 5 (RULES.md 8)."""
+        return self.target - self.pica_pica_from
+
     def uses_pica_pica(self) -> bool:
+        """Whether pica-pica hands are played: only with 6 players (RULES.md 8)."""
         return self.pica_pica and self.players == 6
 
     def with_options(self, **options: Any) -> Rules:
@@ -125,8 +131,8 @@ def _validate(r: Rules) -> None:
         raise bad("deck", f"unknown deck {r.deck!r}; decks are {', '.join(ALL_DECKS)}")
     if len(ALL_DECKS[r.deck]) < 3 * r.players:
         raise bad("deck", f"{r.deck} cards cannot deal three to each of {r.players} players")
-    if not isinstance(r.target, int) or isinstance(r.target, bool) or not 1 <= r.target <= 999:
-        raise bad("target", f"must be a whole number from 1 to 999, not {r.target!r}")
+    if not isinstance(r.target, int) or isinstance(r.target, bool) or not 2 <= r.target <= 99:
+        raise bad("target", f"must be a whole number from 2 to 99, not {r.target!r}")
     if not isinstance(r.camas_to_win, int) or r.camas_to_win < 1:
         raise bad("camas_to_win", f"must be at least 1, not {r.camas_to_win!r}")
     for option, value, allowed in (
@@ -149,11 +155,19 @@ def _validate(r: Rules) -> None:
         "mazo_penalty_first_baza",
         "pica_pica_falta",
         "pica_pica_from",
-        "pica_pica_until",
     ):
         value = getattr(r, option)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise bad(option, f"must be a whole number of at least 0, not {value!r}")
+    if r.uses_pica_pica() and r.pica_pica_until <= r.pica_pica_from:
+        # RULES.md 12: a target that makes another option meaningless is refused. Pica-pica
+        # alternates between 5 and target - 5 (RULES.md 8): with 10 or less it never would.
+        raise bad(
+            "target",
+            f"{r.target} leaves no pica-pica hands with 6 players (they are played from "
+            f"{r.pica_pica_from} to target - {r.pica_pica_from}): choose a target above "
+            f"{2 * r.pica_pica_from} or set pica_pica = false",
+        )
 
 
 def _frozen(value: Any) -> Any:

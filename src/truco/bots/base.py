@@ -74,7 +74,7 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
             raise TrucoError(f"bot {name!r} needs the optional extra truco[rl]: {e}") from None
         factory = _REGISTRY.get(name)
     if factory is None:
-        raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(sorted(_REGISTRY))}")
+        raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
     try:
         return factory(seed=seed, **options)
     except (TypeError, ValueError) as e:

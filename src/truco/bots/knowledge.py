@@ -67,7 +67,7 @@ def rebuild_weighted(obs: Observation, deal: Deal) -> tuple[Match, float]:
         score=start,
         camas=obs.camas,
         mano=obs.mano,
-        next_hand=obs.kind,
+        next_hand=obs.kind if obs.rules.uses_pica_pica() else None,
         auto_deal=False,
     )
     match.start_hand(deal)
@@ -100,18 +100,35 @@ class Sampler:
         self._pool = [c for c in obs.rules.cards if c not in used]
         self._fixed: list[tuple[int, ...]] = [tuple(p) for p in played]
         self._fixed[obs.seat] = own
-        # A stated envido value pins a seat's hand down: list the hands that have it.
+        # A stated envido value pins a seat's hand down: list the hands that have it. A seat
+        # that said "son buenas" holds no more than the best value the other team stated
+        # (RULES.md 5.5: it would have stated a better one); the order of the statements
+        # narrows it further, which the caller checks by replaying them.
         self._candidates: dict[int, list[tuple[int, ...]]] = {}
+        best_stated = [-1, -1]
         for seat, value in obs.statements:
-            if value is None or seat == obs.seat:
+            if value is not None:
+                best_stated[seat & 1] = max(best_stated[seat & 1], value)
+        for seat, value in obs.statements:
+            if seat == obs.seat or seat in self._candidates:
                 continue
             known = self._fixed[seat]
             need = 3 - len(known)
-            found = [
-                extra
-                for extra in combinations(self._pool, need)
-                if envido_value(known + extra) == value
-            ]
+            if value is None:
+                bound = best_stated[1 - (seat & 1)]
+                if bound < 0:
+                    continue
+                found = [
+                    extra
+                    for extra in combinations(self._pool, need)
+                    if envido_value(known + extra) <= bound
+                ]
+            else:
+                found = [
+                    extra
+                    for extra in combinations(self._pool, need)
+                    if envido_value(known + extra) == value
+                ]
             if found:
                 self._candidates[seat] = found
 

@@ -8,7 +8,10 @@ their comparison is fair. It picks the action with the best average *match* valu
 winning the match from the resulting score, :mod:`truco.bots.value`), which is what makes it
 score-aware near the target; its expected points per action are reported too.
 
-The budget per decision is ``budget_ms`` (wall clock) or, when given, ``iterations`` (deals).
+The budget per decision is ``iterations`` deals (default 1000), so its play depends on the
+seed alone: the same seed plays the same game on any machine, under any load. ``budget_ms``
+switches to a wall-clock budget (at least ``min_iterations`` deals, then as many as fit);
+that play is *not* reproducible, since how many deals fit depends on the machine and its load.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ from truco.bots.value import win_probability
 from truco.errors import TrucoError
 from truco.observation import Observation
 
+#: Deals per decision when no budget is given: about 100 ms a decision on one core.
+DEFAULT_ITERATIONS = 1000
+
 
 @register("search")
 class SearchBot(Bot):
@@ -30,14 +36,18 @@ class SearchBot(Bot):
     def __init__(
         self,
         seed: int | None = None,
-        budget_ms: float = 100.0,
-        iterations: int = 0,
+        iterations: int = DEFAULT_ITERATIONS,
+        budget_ms: float | None = None,
         min_iterations: int = 8,
     ) -> None:
         super().__init__(seed)
-        self.budget_ms = float(budget_ms)
         self.iterations = int(iterations)
+        self.budget_ms = None if budget_ms is None else float(budget_ms)
         self.min_iterations = int(min_iterations)
+        if self.budget_ms is None and self.iterations < 1:
+            raise TrucoError("search: iterations must be at least 1 (or give budget_ms)")
+        if self.budget_ms is not None and self.budget_ms <= 0:
+            raise TrucoError("search: budget_ms must be more than 0")
 
     def choose(self, obs: Observation) -> int:
         return self.values(obs)[0]
@@ -57,7 +67,8 @@ class SearchBot(Bot):
             return legal[0], {}
         utility = dict.fromkeys(legal, 0.0)
         points = dict.fromkeys(legal, 0.0)
-        deadline = time.perf_counter() + self.budget_ms / 1000.0
+        timed = self.budget_ms is not None
+        deadline = time.perf_counter() + (self.budget_ms or 0.0) / 1000.0
         n = 0
         total = 0.0
         while True:
@@ -76,10 +87,10 @@ class SearchBot(Bot):
                 points[action] += weight * (hand.points[team] - hand.points[1 - team])
             total += weight
             n += 1
-            if self.iterations:
-                if n >= self.iterations:
+            if timed:
+                if n >= self.min_iterations and time.perf_counter() >= deadline:
                     break
-            elif n >= self.min_iterations and time.perf_counter() >= deadline:
+            elif n >= self.iterations:
                 break
         if n == 0 or total <= 0:
             return legal[0], {}

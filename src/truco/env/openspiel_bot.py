@@ -116,8 +116,13 @@ class ISMCTSBot(Bot):
         key = root.information_state_string()
 
         def resample(state: TrucoState, player: int) -> TrucoState:
+            # A failed draw is not an error: the root is itself a world that agrees with the
+            # observation, so the search falls back to it.
             for _ in range(8):
-                world = TrucoState.from_match(game, sampler.state(self.rng, tries=10))
+                try:
+                    world = TrucoState.from_match(game, sampler.state(self.rng, tries=10))
+                except TrucoError:
+                    continue
                 if world.information_state_string() == key:
                     return world
             clone: TrucoState = root.clone()

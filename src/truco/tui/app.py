@@ -235,8 +235,9 @@ class PlayScreen(TableScreen):
         from truco.arena import parse_bot_spec
 
         name, options = parse_bot_spec(self.config.bot)
-        if name == "search" and "budget_ms" not in options:
-            options["budget_ms"] = self.config.budget_ms
+        budget = self.config.budget_ms
+        if name == "search" and budget is not None and "budget_ms" not in options:
+            options["budget_ms"] = budget
         seed = None if self.config.seed is None else self.config.seed * 100 + seat
         return make_bot(name, seed=seed, **options)
 

@@ -32,7 +32,8 @@ class PlayConfig:
     name: str | None = None
     #: Least seconds between a bot's move and the next: a person can follow them.
     pace: float = 0.8
-    budget_ms: float = 300.0
+    #: The search bot's time per move instead of its deals: play is then not reproducible.
+    budget_ms: float | None = None
     games: Path | None = None
 
     def names(self) -> list[str]:
@@ -81,7 +82,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", default="es", choices=LANGS, help="es (default) or en")
     p.add_argument("--name", help="your name at the table")
     p.add_argument("--pace", type=float, default=0.8, help="least seconds per bot move")
-    p.add_argument("--budget-ms", type=float, default=300.0, help="search bot's time per move")
+    p.add_argument(
+        "--budget-ms",
+        type=float,
+        help="search bot's time per move instead of its fixed deals (not reproducible)",
+    )
     p.add_argument("--games", type=Path, help="folder for saved games")
     p.add_argument("--review", metavar="FILE", help="step through a .truco record instead")
 

@@ -69,7 +69,7 @@ class SeatSpec(BaseModel):
 class TableSpec(BaseModel):
     variant: str = Field(max_length=32)
     players: int = Field(ge=2, le=8)
-    target: int | None = Field(default=None, ge=1, le=999)
+    target: int | None = Field(default=None, ge=2, le=99)
     bot_level: str = Field(default=DEFAULT_LEVEL, max_length=32)
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     #: Rule overrides by RULES.md option name, e.g. ``{"deck": "36"}``.

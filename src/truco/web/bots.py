@@ -1,6 +1,6 @@
 """Bot levels and the executor that runs them off the event loop.
 
-A bot is CPU-bound (``search`` thinks for 300 ms), so it never runs on the event loop: by
+A bot is CPU-bound (``search`` thinks for about 100 ms), so it never runs on the event loop: by
 default it runs in a pool of worker processes, where it cannot hold the server's GIL, so one
 thinking bot never delays other tables. A bot is made afresh for each move from its level
 and a seed; it receives only the observation of its seat (RULES.md 10).
@@ -21,7 +21,7 @@ from truco.observation import Observation
 BOT_LEVELS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
     "random": ("random", {}),
     "heuristic": ("heuristic", {}),
-    "search": ("search", {"budget_ms": 300}),
+    "search": ("search", {}),  # its default fixed deals: the same seed plays the same move
 }
 DEFAULT_LEVEL: Final = "heuristic"
 
