@@ -252,7 +252,31 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the browser game: a web server with WebSockets")
     web.add_arguments(p)
     p.set_defaults(func=web.serve)
+
+    p = sub.add_parser("verify", help="check a record's deals against their commitments")
+    p.add_argument("file", help="a .truco record with a [deal_proof] table")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_verify)
     return parser
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from truco.records import load
+    from truco.verify import summary, verify_record
+
+    try:
+        checks = verify_record(load(args.file))
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    code, last = summary(checks)
+    if args.json:
+        print(json.dumps({"verified": code == 0, "hands": [c.to_json() for c in checks]}))
+        return code
+    for c in checks:
+        print(f"hand {c.hand}: {c.status}: {c.text}")
+    print(last)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

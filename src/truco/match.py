@@ -12,7 +12,7 @@ for :meth:`Match.start_hand` to be given the cards (as the referee does for a re
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -62,6 +62,7 @@ class Match:
 
     __slots__ = (
         "_auto",
+        "_dealer",
         "_deck",
         "_duels",
         "_reset_next",
@@ -89,7 +90,11 @@ class Match:
         mano: int = 0,
         next_hand: str | None = None,
         auto_deal: bool = True,
+        dealer: Callable[[int, int], Sequence[Sequence[int]]] | None = None,
     ) -> None:
+        """``dealer``, when given, deals each hand instead of the seeded generator: it is
+        called with the hand's number (from 1) and its mano, e.g. a
+        :class:`truco.fairness.Dealer`'s committed deals."""
         if isinstance(rules, str):
             rules = find_variant(rules)
         self.rules = rules
@@ -107,6 +112,7 @@ class Match:
         self._duels: list[tuple[int, int]] = []
         self._reset_next = False
         self._auto = auto_deal
+        self._dealer = dealer
         if next_hand is None:
             next_hand = PICA_PICA if self._in_pica_pica_range() else REDONDO
         elif not rules.uses_pica_pica():
@@ -201,12 +207,14 @@ class Match:
             raise IllegalActionError("the game is over")
         if not self.hand.over:
             raise IllegalActionError("the current hand is not over")
+        mano = (self.mano + 1) % self.n if self.hands else self.mano
+        if cards is None and self._dealer is not None:
+            cards = self._dealer(len(self.hands) + 1, mano)
         dealt = self.deal() if cards is None else _check_deal(self.rules, self.n, cards)
         if self._reset_next:
             self.score[0] = self.score[1] = 0
             self._reset_next = False
-        if self.hands:
-            self.mano = (self.mano + 1) % self.n
+        self.mano = mano
         log = HandLog(self.mano, self.kind, dealt)
         self.hands.append(log)
         if self.kind == PICA_PICA:

@@ -37,6 +37,19 @@ class HandRecord:
 
 
 @dataclass(slots=True)
+class DealProof:
+    """The optional ``[deal_proof]`` table: the deal commitments and revealed seeds of the
+    hands (:mod:`truco.fairness`), checked by ``truco verify`` and ignored by the referee."""
+
+    table: str
+    scheme: str = "truco-deal-v1"
+    #: One per hand, in order: SHA-256 hex digests published before each hand was dealt.
+    commitments: list[str] = field(default_factory=list)
+    #: One per hand whose seed is revealed, in order: 64 hex digits ("" while not revealed).
+    seeds: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class Record:
     """A whole ``.truco`` file."""
 
@@ -50,6 +63,7 @@ class Record:
     next_hand: str | None = None
     rules: dict[str, Any] = field(default_factory=dict)
     hands: list[HandRecord] = field(default_factory=list)
+    deal_proof: DealProof | None = None
 
 
 _TOP_KEYS = {
@@ -63,7 +77,9 @@ _TOP_KEYS = {
     "next_hand",
     "rules",
     "hands",
+    "deal_proof",
 }
+_PROOF_KEYS = {"table", "scheme", "commitments", "seeds"}
 _HAND_KEYS = {"cards", "actions", "points", "mano"}
 
 
@@ -107,6 +123,27 @@ def _hand(data: Any, number: int) -> HandRecord:
     )
 
 
+def _proof(data: Any) -> DealProof:
+    where = "deal_proof"
+    if not isinstance(data, dict):
+        raise RecordError(f"{where}: must be a table ([deal_proof])")
+    unknown = set(data) - _PROOF_KEYS
+    if unknown:
+        raise RecordError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+    table = data.get("table")
+    if not isinstance(table, str) or not 1 <= len(table) <= 200:
+        raise RecordError(f"{where}: table: required, a string of 1 to 200 characters")
+    scheme = data.get("scheme", "truco-deal-v1")
+    if not isinstance(scheme, str) or len(scheme) > 100:
+        raise RecordError(f'{where}: scheme: must be a string such as "truco-deal-v1"')
+    return DealProof(
+        table=table,
+        scheme=scheme,
+        commitments=_strings(data.get("commitments", []), f"{where}: commitments", MAX_HANDS),
+        seeds=_strings(data.get("seeds", []), f"{where}: seeds", MAX_HANDS),
+    )
+
+
 def from_dict(data: dict[str, Any]) -> Record:
     """A :class:`Record` from parsed TOML, checking every key and type."""
     unknown = set(data) - _TOP_KEYS
@@ -138,6 +175,7 @@ def from_dict(data: dict[str, Any]) -> Record:
         next_hand=next_hand,
         rules=dict(rules),
         hands=[_hand(h, i) for i, h in enumerate(hands, 1)],
+        deal_proof=_proof(data["deal_proof"]) if "deal_proof" in data else None,
     )
 
 
@@ -211,6 +249,13 @@ def dumps(record: Record) -> str:
     if record.rules:
         lines += ["", "[rules]"]
         lines += [f"{_q(k)} = {_value(v)}" for k, v in record.rules.items()]
+    if record.deal_proof is not None:
+        proof = record.deal_proof
+        lines += ["", "[deal_proof]", f"scheme = {_q(proof.scheme)}", f"table = {_q(proof.table)}"]
+        for key, values in (("commitments", proof.commitments), ("seeds", proof.seeds)):
+            lines.append(f"{key} = [")
+            lines += [f"  {_q(v)}," for v in values]
+            lines.append("]")
     for hand in record.hands:
         lines += ["", "[[hands]]"]
         if hand.mano is not None:
