@@ -94,9 +94,9 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_card": "{name}: {card}",
         "ev_call": "{name}: ¡{call}!",
         "ev_call_first": "{name}: ¡{call}! (el {envido} está primero)",
-        "ev_raise_answer": "{name}: ¡{quiero} {call}! (acepta el {answered} y sube)",
-        "ev_quiero": "{name}: ¡{quiero}! (acepta el {answered})",
-        "ev_no_quiero": "{name}: {no_quiero} (rechaza el {answered})",
+        "ev_raise_answer": "{name}: ¡{quiero} {call}! (acepta {answered} y sube)",
+        "ev_quiero": "{name}: ¡{quiero}! (acepta {answered})",
+        "ev_no_quiero": "{name}: {no_quiero} (rechaza {answered})",
         "ev_mazo": "{name}: me voy al mazo",
         "ev_statement": "{name}: {value} de envido",
         "ev_buenas": "{name}: son buenas",
@@ -104,10 +104,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda",
         "ev_shown": "{name} muestra {cards}: {value} de envido",
         "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
-        "r_envido": "{chain} querido{falta}: gana {name} con {value} → {team} +{points}",
-        "r_envido_hidden": "{chain} querido{falta}: lo gana {team} → +{points}",
+        "r_envido": "{Envido} ({chain}) querido{falta}: gana {name} con {value} → {team} +{points}",
+        "r_envido_hidden": "{Envido} ({chain}) querido{falta}: lo gana {team} → +{points}",
         "r_falta": ", la falta vale {falta}",
-        "r_envido_rejected": "{chain}: {name} no quiere → {team} +{points}",
+        "r_envido_rejected": "{Envido} ({chain}): {name} no quiere → {team} +{points}",
         "r_truco": "Bazas ({bazas}): la mano es para {team}, {value} → +{points}",
         "r_pardas": "Bazas ({bazas}): las tres pardas, la mano es para el equipo mano, {team}, "
         "{value} → +{points}",
@@ -126,7 +126,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "nobody": "nadie",
         "hand_header": "Mano {n} · {kind} · mano: {name}",
         "hand_cards": "Cartas: {cards}",
-        "hand_card": "{name} {cards} ({value})",
+        "hand_card": "{name} {cards} (envido {value})",
         "points": "Puntos:",
         "no_points": "Puntos: ninguno todavía",
         "total": "Total: {a} +{pa} · {b} +{pb}",
@@ -139,7 +139,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "redondo": "redondo",
         "pica-pica": "pica-pica",
         "stake_truco": "{call}: quiero → la mano vale {quiero}; no quiero → {team} +{no_quiero}",
-        "stake_envido": "{chain}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_envido": "{Envido} ({chain}): quiero → {quiero}; no quiero → {team} +{no_quiero}",
         "stake_falta": "la falta vale {falta}",
         "stake_falta_each": "la falta vale {a} para {ta} y {b} para {tb}",
         "stake_cama": "la cama",
@@ -150,9 +150,9 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_card": "{name}: {card}",
         "ev_call": "{name}: {call}!",
         "ev_call_first": "{name}: {call}! ({envido} comes first)",
-        "ev_raise_answer": "{name}: {quiero} {call}! (accepts the {answered} and raises)",
-        "ev_quiero": "{name}: {quiero}! (accepts the {answered})",
-        "ev_no_quiero": "{name}: {no_quiero} (declines the {answered})",
+        "ev_raise_answer": "{name}: {quiero} {call}! (accepts {answered} and raises)",
+        "ev_quiero": "{name}: {quiero}! (accepts {answered})",
+        "ev_no_quiero": "{name}: {no_quiero} (declines {answered})",
         "ev_mazo": "{name} goes to the mazo",
         "ev_statement": "{name}: envido {value}",
         "ev_buenas": "{name}: son buenas (concedes)",
@@ -160,10 +160,12 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda (tied)",
         "ev_shown": "{name} shows {cards}: envido {value}",
         "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
-        "r_envido": "{chain} accepted{falta}: {name} wins with {value} → {team} +{points}",
-        "r_envido_hidden": "{chain} accepted{falta}: won by {team} → +{points}",
+        "r_envido": (
+            "{Envido} ({chain}) accepted{falta}: {name} wins with {value} → {team} +{points}"
+        ),
+        "r_envido_hidden": "{Envido} ({chain}) accepted{falta}: won by {team} → +{points}",
         "r_falta": ", the falta worth {falta}",
-        "r_envido_rejected": "{chain}: {name} declines → {team} +{points}",
+        "r_envido_rejected": "{Envido} ({chain}): {name} declines → {team} +{points}",
         "r_truco": "Bazas ({bazas}): the hand goes to {team}, {value} → +{points}",
         "r_pardas": "Bazas ({bazas}): three pardas, the hand goes to the mano's team, {team}, "
         "{value} → +{points}",
@@ -184,7 +186,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "nobody": "nobody",
         "hand_header": "Hand {n} · {kind} · mano: {name}",
         "hand_cards": "Cards: {cards}",
-        "hand_card": "{name} {cards} ({value})",
+        "hand_card": "{name} {cards} (envido {value})",
         "points": "Points:",
         "no_points": "Points: none yet",
         "total": "Total: {a} +{pa} · {b} +{pb}",
@@ -199,7 +201,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "stake_truco": (
             "{call}: quiero → the hand is worth {quiero}; no quiero → {team} +{no_quiero}"
         ),
-        "stake_envido": "{chain}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_envido": "{Envido} ({chain}): quiero → {quiero}; no quiero → {team} +{no_quiero}",
         "stake_falta": "the falta is worth {falta}",
         "stake_falta_each": "the falta is worth {a} to {ta}, {b} to {tb}",
         "stake_cama": "the cama",
@@ -222,7 +224,7 @@ class Words:
         self._calls = {**CALL_WORDS["default"], **CALL_WORDS.get(variant, {})}
 
     def __call__(self, key: str, **values: object) -> str:
-        return self._table[key].format(**values)
+        return self._table[key].format(Envido=_cap(self._calls[ENVIDO]), **values)
 
     def call(self, action: int, *, raise_: bool = False) -> str:
         """The word of a call; ``raise_`` for an envido that raises an envido (``torne``)."""
@@ -241,16 +243,22 @@ class Words:
         rank = RANK[card]
         return f"{_EN_RANKS.get(rank, str(rank))} of {_EN_SUITS[SUIT[card]]}"
 
+    def the(self, action: int, *, raise_: bool = False) -> str:
+        """A call with its article: ``el truco``, ``la falta envido``, ``the truco``."""
+        word = self.call(action, raise_=raise_)
+        if self.lang != "es":
+            return f"the {word}"
+        return f"{'la' if action == FALTA_ENVIDO else 'el'} {word}"
+
     def ordinal(self, n: int) -> str:
         return (_ES_ORDINALS if self.lang == "es" else _EN_ORDINALS)[n - 1]
 
     def chain(self, chain: Sequence[int]) -> str:
-        """An envido chain in words, first letter up: ``Envido, real envido``; ``Envit, torne``."""
+        """An envido chain in words: ``envido, real envido``; ``envit, torne``."""
         words = [
             self.call(c, raise_=c == ENVIDO and ENVIDO in chain[:i]) for i, c in enumerate(chain)
         ]
-        text = ", ".join(words)
-        return text[:1].upper() + text[1:]
+        return ", ".join(words)
 
 
 def _cap(text: str) -> str:
@@ -258,9 +266,14 @@ def _cap(text: str) -> str:
 
 
 def team_names(names: Sequence[str], words: Words) -> tuple[str, str]:
-    """The teams by their players' names: ``Pedro y María``."""
-    joined = words("and")
-    return (joined.join(names[0::2]), joined.join(names[1::2]))
+    """The teams by their players' names: ``Pedro y María``, ``p0, p2 y p4``."""
+
+    def join(some: Sequence[str]) -> str:
+        if len(some) <= 2:
+            return words("and").join(some)
+        return ", ".join(some[:-1]) + words("and") + some[-1]
+
+    return (join(names[0::2]), join(names[1::2]))
 
 
 class Teller:
@@ -306,11 +319,11 @@ class Teller:
                     name=name,
                     quiero=_cap(w.answer(QUIERO)),
                     call=w.call(event.action),
-                    answered=w.call(event.call),
+                    answered=w.the(event.call),
                 )
             return w("ev_call", name=name, call=call)
         if kind == ANSWER:
-            answered = w.call(event.call, raise_=event.raise_)
+            answered = w.the(event.call, raise_=event.raise_)
             key = "ev_quiero" if event.action == QUIERO else "ev_no_quiero"
             return w(
                 key,
