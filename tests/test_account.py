@@ -98,7 +98,7 @@ def test_explanation_says_the_facts_a_referee_needs() -> None:
     assert "Pica-pica: duel 2 of 3, p1 vs p4" in pica
     assert "the falta worth 6" in pica
     penalty = explained("6_mazo_penalty_argentino_mano", "es")
-    assert "p0 se va al mazo" in penalty and "→ p1 +1" in penalty
+    assert "p0 al mazo: la mano es para p1, sin truco → +1" in penalty
     assert "Al mazo en la primera baza con el envido por cantar → p1 +1" in penalty
     cap = explained("7_capping_at_target", "en")
     assert "(worth 4; 2 dropped: nobody goes past 30)" in cap
@@ -106,6 +106,7 @@ def test_explanation_says_the_facts_a_referee_needs() -> None:
     first = explained("5_1_envido_esta_primero_then_truco_rejected", "es")
     assert "(el envido está primero)" in first
     assert "No quiero (rechaza el real envido)" in first and "(rechaza el truco)" in first
+    assert "Truco no querido · p1: no quiero → p0 +1" in first
     cama = explained("4_joc_fora_accepted_wins_cama", "es")
     assert "con el joc fora querido: la cama → +18" in cama
     assert "¡Cama para p1! Camas 0-1" in cama

@@ -100,19 +100,19 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_mazo": "{name}: me voy al mazo",
         "ev_statement": "{name}: {value} de envido",
         "ev_buenas": "{name}: son buenas",
-        "ev_baza": "→ {ordinal} baza para {name}",
+        "ev_baza": "→ {ordinal} baza: {name}",
         "ev_parda": "→ {ordinal} baza parda",
-        "ev_shown": "{name} muestra {cards}: {value} de envido",
+        "ev_shown": "{name}: muestro {cards} ({value} de envido)",
         "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
-        "r_envido": "{Envido} ({chain}) querido{falta}: gana {name} con {value} → {team} +{points}",
-        "r_envido_hidden": "{Envido} ({chain}) querido{falta}: lo gana {team} → +{points}",
+        "r_envido": "{Envido} ({chain}) querido{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_hidden": "{Envido} ({chain}) querido{falta} → {team} +{points}",
         "r_falta": ", la falta vale {falta}",
-        "r_envido_rejected": "{Envido} ({chain}): {name} no quiere → {team} +{points}",
+        "r_envido_rejected": "{Envido} ({chain}) no querido · {name}: {said_no} → {team} +{points}",
         "r_truco": "Bazas ({bazas}): la mano es para {team}, {value} → +{points}",
         "r_pardas": "Bazas ({bazas}): las tres pardas, la mano es para el equipo mano, {team}, "
         "{value} → +{points}",
-        "r_truco_rejected": "{call}: {name} no quiere → {team} +{points}",
-        "r_mazo": "{name} se va al mazo: la mano es para {team}, {value} → +{points}",
+        "r_truco_rejected": "{call} no querido · {name}: {said_no} → {team} +{points}",
+        "r_mazo": "{name} al mazo: la mano es para {team}, {value} → +{points}",
         "r_mazo_penalty": "Al mazo en la primera baza con el envido por cantar → {team} +{points}",
         "r_dropped": " (valía {due}; {dropped} no cuentan: nadie pasa de {target})",
         "r_cama": "¡Cama para {team}! Camas {a}-{b}",
@@ -153,24 +153,22 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_raise_answer": "{name}: {quiero} {call}! (accepts {answered} and raises)",
         "ev_quiero": "{name}: {quiero}! (accepts {answered})",
         "ev_no_quiero": "{name}: {no_quiero} (declines {answered})",
-        "ev_mazo": "{name} goes to the mazo",
+        "ev_mazo": "{name}: to the mazo (folds)",
         "ev_statement": "{name}: envido {value}",
         "ev_buenas": "{name}: son buenas (concedes)",
-        "ev_baza": "→ {ordinal} baza to {name}",
+        "ev_baza": "→ {ordinal} baza: {name}",
         "ev_parda": "→ {ordinal} baza parda (tied)",
-        "ev_shown": "{name} shows {cards}: envido {value}",
+        "ev_shown": "{name}: showing {cards} (envido {value})",
         "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
-        "r_envido": (
-            "{Envido} ({chain}) accepted{falta}: {name} wins with {value} → {team} +{points}"
-        ),
-        "r_envido_hidden": "{Envido} ({chain}) accepted{falta}: won by {team} → +{points}",
+        "r_envido": "{Envido} ({chain}) accepted{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_hidden": "{Envido} ({chain}) accepted{falta} → {team} +{points}",
         "r_falta": ", the falta worth {falta}",
-        "r_envido_rejected": "{Envido} ({chain}): {name} declines → {team} +{points}",
+        "r_envido_rejected": "{Envido} ({chain}) declined · {name}: {said_no} → {team} +{points}",
         "r_truco": "Bazas ({bazas}): the hand goes to {team}, {value} → +{points}",
         "r_pardas": "Bazas ({bazas}): three pardas, the hand goes to the mano's team, {team}, "
         "{value} → +{points}",
-        "r_truco_rejected": "{call}: {name} declines → {team} +{points}",
-        "r_mazo": "{name} goes to the mazo: the hand goes to {team}, {value} → +{points}",
+        "r_truco_rejected": "{call} declined · {name}: {said_no} → {team} +{points}",
+        "r_mazo": "{name} to the mazo: the hand goes to {team}, {value} → +{points}",
         "r_mazo_penalty": (
             "To the mazo in the first baza with the envido still open → {team} +{points}"
         ),
@@ -224,7 +222,10 @@ class Words:
         self._calls = {**CALL_WORDS["default"], **CALL_WORDS.get(variant, {})}
 
     def __call__(self, key: str, **values: object) -> str:
-        return self._table[key].format(Envido=_cap(self._calls[ENVIDO]), **values)
+        calls = self._calls
+        return self._table[key].format(
+            Envido=_cap(calls[ENVIDO]), said_no=calls[NO_QUIERO], **values
+        )
 
     def call(self, action: int, *, raise_: bool = False) -> str:
         """The word of a call; ``raise_`` for an envido that raises an envido (``torne``)."""
