@@ -268,7 +268,7 @@ def account_of_observation(obs: Observation) -> Account:
     n = obs.rules.players
     mine = own_cards(obs)
     cards = tuple(mine if s == obs.seat else () for s in range(n))
-    values = tuple(envido_value(mine) if s == obs.seat and mine else -1 for s in range(n))
+    values = tuple(envido_value(mine) if s == obs.seat and len(mine) == 3 else -1 for s in range(n))
     parts = _parts(
         obs.rules,
         obs.mano,
@@ -379,26 +379,7 @@ def stake(obs: Observation) -> Stake | None:
     if obs.hand_over:
         return None
     if obs.envido_pending:
-        chain = obs.envido_chain
-        caller = _last_caller(obs.moves, ENVIDO, FALTA_ENVIDO)
-        falta = (0, 0)
-        if FALTA_ENVIDO in chain:
-            fixed = rules.pica_pica_falta if obs.kind == PICA_PICA else 0
-            falta = (
-                falta_points(score, 0, rules.target, rules.falta_rule, fixed),
-                falta_points(score, 1, rules.target, rules.falta_rule, fixed),
-            )
-        return Stake(
-            call=ABOUT_ENVIDO,
-            caller_team=caller % 2,
-            quiero=(
-                room(0, accepted_points(chain, falta[0])),
-                room(1, accepted_points(chain, falta[1])),
-            ),
-            no_quiero=room(caller % 2, rejected_points(chain)),
-            chain=chain,
-            falta=falta,
-        )
+        return envido_stake(obs)
     level = obs.truco_pending
     if level:
         caller = _last_caller(obs.moves, TRUCO, JOC_FORA)
@@ -414,6 +395,40 @@ def stake(obs: Observation) -> Stake | None:
             level=level,
         )
     return None
+
+
+def envido_stake(obs: Observation) -> Stake | None:
+    """What the envido chain of the hand (or duel) in play is worth now, whether it waits for
+    its answer or was accepted and waits to be compared (valenciano); None without a chain.
+    A chain already scored is told by its :class:`~truco.reasons.Reason` instead."""
+    rules = obs.rules
+    score = obs.score
+
+    def room(team: int, points: int) -> int:  # the target cap (RULES.md 7)
+        return min(points, rules.target - score[team])
+
+    if not obs.envido_chain:
+        return None
+    chain = obs.envido_chain
+    caller = _last_caller(obs.moves, ENVIDO, FALTA_ENVIDO)
+    falta = (0, 0)
+    if FALTA_ENVIDO in chain:
+        fixed = rules.pica_pica_falta if obs.kind == PICA_PICA else 0
+        falta = (
+            falta_points(score, 0, rules.target, rules.falta_rule, fixed),
+            falta_points(score, 1, rules.target, rules.falta_rule, fixed),
+        )
+    return Stake(
+        call=ABOUT_ENVIDO,
+        caller_team=caller % 2,
+        quiero=(
+            room(0, accepted_points(chain, falta[0])),
+            room(1, accepted_points(chain, falta[1])),
+        ),
+        no_quiero=room(caller % 2, rejected_points(chain)),
+        chain=chain,
+        falta=falta,
+    )
 
 
 def _last_caller(moves: Sequence[Move], low: int, high: int) -> int:

@@ -91,6 +91,8 @@ _EN_ORDINALS: Final = ("1st", "2nd", "3rd")
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "es": {
         "and": " y ",
+        "us": "Nosotros",
+        "them": "Ellos",
         "ev_card": "{name}: {card}",
         "ev_call": "{name}: ¡{call}!",
         "ev_call_first": "{name}: ¡{call}! (el {envido} está primero)",
@@ -147,6 +149,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     },
     "en": {
         "and": " and ",
+        "us": "Us",
+        "them": "Them",
         "ev_card": "{name}: {card}",
         "ev_call": "{name}: {call}!",
         "ev_call_first": "{name}: {call}! ({envido} comes first)",
