@@ -122,19 +122,25 @@ def bazas_text(summary: HandSummary, teller: Teller) -> list[Text]:
         return []
     texts, names = teller.texts, teller.names
     lines = []
-    for number, cards, winner in teller.bazas(summary.account):
-        line = Text()
-        line.append(f"{texts(f'baza_{number}'):<4}", style="dim")
-        for seat, card in cards:
-            line.append(f" {names[seat]} ")
-            line.append(card_text(card))
-        if winner is not None:
-            line.append("  → ", style="dim")
-            if winner < 0:
-                line.append(texts("parda"), style="dim")
-            else:
-                line.append(names[winner], style=TEAM_COLOURS[winner % 2])
-        lines.append(line)
+    account = summary.account
+    for part in account.parts:
+        if account.pica_pica:
+            a, b = part.seats
+            duel = teller.words("ev_duel", n=part.number, a=names[a], b=names[b])
+            lines.append(Text(duel, style="bold"))
+        for number, cards, winner in teller.bazas(part):
+            line = Text()
+            line.append(f"{texts(f'baza_{number}'):<4}", style="dim")
+            for seat, card in cards:
+                line.append(f" {names[seat]} ")
+                line.append(card_text(card))
+            if winner is not None:
+                line.append("  → ", style="dim")
+                if winner < 0:
+                    line.append(texts("parda"), style="dim")
+                else:
+                    line.append(names[winner], style=TEAM_COLOURS[winner % 2])
+            lines.append(line)
     return lines
 
 

@@ -23,6 +23,7 @@ from truco.account import (
     SHOWN,
     Account,
     Event,
+    Part,
     account_of_observation,
     account_of_public,
 )
@@ -123,20 +124,20 @@ class Teller:
             account=account,
         )
 
-    def bazas(self, account: Account) -> list[tuple[int, list[tuple[int, int]], int | None]]:
-        """The bazas of the hand as the account tells them: (number, [(seat, card), ...],
+    @staticmethod
+    def bazas(part: Part) -> list[tuple[int, list[tuple[int, int]], int | None]]:
+        """The bazas of a hand or duel as the account tells them: (number, [(seat, card), ...],
         the winning seat, -1 for a parda, or None while the baza is not over)."""
         rows: list[tuple[int, list[tuple[int, int]], int | None]] = []
-        for part in account.parts:
-            cards: list[tuple[int, int]] = []
-            for e in part.events:
-                if e.kind == CARD:
-                    cards.append((e.seat, e.action))
-                elif e.kind == BAZA:
-                    rows.append((e.number, cards, e.winner))
-                    cards = []
-            if cards:
-                rows.append((len([r for r in part.events if r.kind == BAZA]) + 1, cards, None))
+        cards: list[tuple[int, int]] = []
+        for e in part.events:
+            if e.kind == CARD:
+                cards.append((e.seat, e.action))
+            elif e.kind == BAZA:
+                rows.append((e.number, cards, e.winner))
+                cards = []
+        if cards:
+            rows.append((len(rows) + 1, cards, None))
         return rows
 
 
