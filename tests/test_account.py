@@ -96,7 +96,7 @@ def test_golden_files_cover_every_preset() -> None:
 def test_explanation_says_the_facts_a_referee_needs() -> None:
     pica = explained("8_pica_pica_duels", "en")
     assert "Pica-pica: duel 2 of 3, p1 vs p4" in pica
-    assert "the falta worth 6" in pica
+    assert "the falta is worth 6" in pica
     penalty = explained("6_mazo_penalty_argentino_mano", "es")
     assert "p0 al mazo: la mano es para p1, sin truco → +1" in penalty
     assert "Al mazo en la primera baza con el envido por cantar → p1 +1" in penalty

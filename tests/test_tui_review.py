@@ -87,4 +87,4 @@ async def test_review_moves_hand_by_hand_through_camas_and_pica_pica() -> None:
         assert isinstance(app.screen, ReviewScreen)
         text = " ".join(log_text(app.screen).split())
         assert "Pica-pica: duelo 2 de 3, p1 contra p4" in text
-        assert "Envido (envido) no querido · p5: no quiero" in text
+        assert "Envido no querido · p5: no quiero" in text

@@ -138,7 +138,7 @@ def test_a_summary_says_who_won_what_and_why() -> None:
     assert "→ 1ª baza: Juan" in lines
     assert summary is not None
     assert summary.lines == (
-        "Envido (envido) querido → Pedro: 33 · Ellos +2",
+        "Envido querido → Pedro: 33 · Ellos +2",
         "Bazas (1ª Juan · 2ª Pedro · 3ª Pedro): la mano es para Ellos, con el truco querido → +2",
         "Pedro: muestro 7 de espadas y 6 de espadas (33 de envido)",
         "Total: Nosotros +0 · Ellos +4 → 0 a 4",

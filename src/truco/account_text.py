@@ -106,10 +106,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda",
         "ev_shown": "{name}: muestro {cards} ({value} de envido)",
         "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
-        "r_envido": "{Envido} ({chain}) querido{falta} → {name}: {value} · {team} +{points}",
-        "r_envido_hidden": "{Envido} ({chain}) querido{falta} → {team} +{points}",
+        "r_envido": "{head} querido{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_hidden": "{head} querido{falta} → {team} +{points}",
         "r_falta": ", la falta vale {falta}",
-        "r_envido_rejected": "{Envido} ({chain}) no querido · {name}: {said_no} → {team} +{points}",
+        "r_envido_rejected": "{head} no querido · {name}: {said_no} → {team} +{points}",
         "r_truco": "Bazas ({bazas}): la mano es para {team}, {value} → +{points}",
         "r_pardas": "Bazas ({bazas}): las tres pardas, la mano es para el equipo mano, {team}, "
         "{value} → +{points}",
@@ -141,7 +141,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "redondo": "redondo",
         "pica-pica": "pica-pica",
         "stake_truco": "{call}: quiero → la mano vale {quiero}; no quiero → {team} +{no_quiero}",
-        "stake_envido": "{Envido} ({chain}): quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_envido": "{head}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
         "stake_falta": "la falta vale {falta}",
         "stake_falta_each": "la falta vale {a} para {ta} y {b} para {tb}",
         "stake_cama": "la cama",
@@ -164,10 +164,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda (tied)",
         "ev_shown": "{name}: showing {cards} (envido {value})",
         "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
-        "r_envido": "{Envido} ({chain}) accepted{falta} → {name}: {value} · {team} +{points}",
-        "r_envido_hidden": "{Envido} ({chain}) accepted{falta} → {team} +{points}",
-        "r_falta": ", the falta worth {falta}",
-        "r_envido_rejected": "{Envido} ({chain}) declined · {name}: {said_no} → {team} +{points}",
+        "r_envido": "{head} accepted{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_hidden": "{head} accepted{falta} → {team} +{points}",
+        "r_falta": ", the falta is worth {falta}",
+        "r_envido_rejected": "{head} declined · {name}: {said_no} → {team} +{points}",
         "r_truco": "Bazas ({bazas}): the hand goes to {team}, {value} → +{points}",
         "r_pardas": "Bazas ({bazas}): three pardas, the hand goes to the mano's team, {team}, "
         "{value} → +{points}",
@@ -203,7 +203,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "stake_truco": (
             "{call}: quiero → the hand is worth {quiero}; no quiero → {team} +{no_quiero}"
         ),
-        "stake_envido": "{Envido} ({chain}): quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_envido": "{head}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
         "stake_falta": "the falta is worth {falta}",
         "stake_falta_each": "the falta is worth {a} to {ta}, {b} to {tb}",
         "stake_cama": "the cama",
@@ -257,6 +257,14 @@ class Words:
 
     def ordinal(self, n: int) -> str:
         return (_ES_ORDINALS if self.lang == "es" else _EN_ORDINALS)[n - 1]
+
+    def head(self, chain: Sequence[int]) -> str:
+        """An envido chain as the head of a reason: ``Envido``; ``Envido (envido, real
+        envido)``; ``Envit (envit, torne)``."""
+        word = _cap(self._calls[ENVIDO])
+        if tuple(chain) == (ENVIDO,):
+            return word
+        return f"{word} ({self.chain(chain)})"
 
     def chain(self, chain: Sequence[int]) -> str:
         """An envido chain in words: ``envido, real envido``; ``envit, torne``."""
@@ -381,11 +389,11 @@ class Teller:
         points = reason.points
         if kind == R_ENVIDO:
             falta = w("r_falta", falta=reason.falta) if FALTA_ENVIDO in reason.chain else ""
-            chain = w.chain(reason.chain)
+            head = w.head(reason.chain)
             if reason.seat >= 0 and reason.value >= 0:
                 text = w(
                     "r_envido",
-                    chain=chain,
+                    head=head,
                     falta=falta,
                     name=name,
                     value=reason.value,
@@ -393,11 +401,11 @@ class Teller:
                     points=points,
                 )
             else:
-                text = w("r_envido_hidden", chain=chain, falta=falta, team=team, points=points)
+                text = w("r_envido_hidden", head=head, falta=falta, team=team, points=points)
         elif kind == ENVIDO_REJECTED:
             text = w(
                 "r_envido_rejected",
-                chain=w.chain(reason.chain),
+                head=w.head(reason.chain),
                 name=name,
                 team=team,
                 points=points,
@@ -506,7 +514,7 @@ class Teller:
             call = _cap(w.call(TRUCO_CALLS[stake.level]))
             quiero = w("stake_cama") if stake.level >= 4 else str(stake.quiero[0])
             return w("stake_truco", call=call, quiero=quiero, team=team, no_quiero=stake.no_quiero)
-        chain = w.chain(stake.chain)
+        head = w.head(stake.chain)
         if stake.quiero[0] == stake.quiero[1]:
             quiero = str(stake.quiero[0])
         else:
@@ -522,4 +530,4 @@ class Teller:
                     b=stake.falta[1],
                     tb=self.teams[1],
                 )
-        return w("stake_envido", chain=chain, quiero=quiero, team=team, no_quiero=stake.no_quiero)
+        return w("stake_envido", head=head, quiero=quiero, team=team, no_quiero=stake.no_quiero)
