@@ -9,7 +9,7 @@ cannot reach them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from truco.actions import MAZO, Move
 from truco.cards import NAMES
@@ -188,7 +188,7 @@ def public_reasons(
     and so does which partner holds it)."""
     seats = {s for s, _ in shown}
     return tuple(
-        replace(r, seat=-1, value=-1) if r.kind == ENVIDO and r.seat not in seats else r
+        r._replace(seat=-1, value=-1) if r.kind == ENVIDO and r.seat not in seats else r
         for r in reasons
     )
 

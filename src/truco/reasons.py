@@ -12,8 +12,7 @@ Seats are table seats. ``points`` is what was added to the score (after the cap 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 #: The kinds of reason, in the words of ``truco replay --json`` (docs/records.md).
 ENVIDO: Final = "envido"  # an accepted envido chain, compared
@@ -28,9 +27,9 @@ GAME: Final = "game"  # a team reached the target and won the game; 0 points
 KINDS: Final = (ENVIDO, ENVIDO_REJECTED, TRUCO, TRUCO_REJECTED, MAZO, MAZO_PENALTY, CAMA, GAME)
 
 
-@dataclass(frozen=True, slots=True)
-class Reason:
-    """One scoring, with the facts it was scored from.
+class Reason(NamedTuple):
+    """One scoring, with the facts it was scored from (a named tuple: the engine writes one
+    per scoring, on the hot path of every simulation).
 
     - ``seat``: envido: the winner (-1 where an observation may not know it yet);
       envido-rejected, truco-rejected: who said "no quiero"; mazo: the last of the team to
