@@ -274,7 +274,7 @@ def test_reasons_add_up_to_each_hands_points(
     match = random_match(name, players, seed, bias, start)
     rnd = random.Random(seed)
     checked = 0
-    for _ in range(400):
+    for _ in range(5000):  # a whole match
         if match.over:
             break
         step(match, rnd, bias)
