@@ -370,18 +370,24 @@ class Stake:
 
 def stake(obs: Observation) -> Stake | None:
     """The stake of the call waiting for an answer, or None: the envido first when both wait."""
+    if obs.hand_over:
+        return None
+    if obs.envido_pending:
+        return envido_stake(obs)
+    return truco_stake(obs)
+
+
+def truco_stake(obs: Observation) -> Stake | None:
+    """What the truco call waiting for its answer is worth now (also while an envido called
+    over it is answered first); None without one."""
     rules = obs.rules
     score = obs.score
 
     def room(team: int, points: int) -> int:  # the target cap (RULES.md 7)
         return min(points, rules.target - score[team])
 
-    if obs.hand_over:
-        return None
-    if obs.envido_pending:
-        return envido_stake(obs)
     level = obs.truco_pending
-    if level:
+    if level and not obs.hand_over:
         caller = _last_caller(obs.moves, TRUCO, JOC_FORA)
         if level == 4:
             worth = (rules.target - score[0], rules.target - score[1])
@@ -438,11 +444,10 @@ def _last_caller(moves: Sequence[Move], low: int, high: int) -> int:
     return 0
 
 
-def truco_worth(obs: Observation) -> int:
-    """What the hand's truco is worth now to the team that wins it (1 without an accepted
-    bet); -1 for joc fora, the cama."""
-    level = obs.truco_level
-    return -1 if level == 4 else level + 1
+def truco_worth(level: int) -> int:
+    """What the hand is worth to its truco winner with ``level`` accepted (RULES.md 4): 1
+    without an accepted bet, 2 truco, 3 retruco, 4 vale cuatro; -1 for joc fora, the cama."""
+    return -1 if level >= 4 else level + 1
 
 
 __all__ = [
@@ -457,5 +462,6 @@ __all__ = [
     "own_envido",
     "public_reasons",
     "stake",
+    "truco_stake",
     "truco_worth",
 ]

@@ -16,7 +16,14 @@ from textual.containers import Grid, Horizontal
 from textual.message import Message
 from textual.widgets import Button, RichLog, Static
 
-from truco.account import ABOUT_ENVIDO, ANSWER, account_of_observation, own_envido, stake
+from truco.account import (
+    ABOUT_ENVIDO,
+    ANSWER,
+    account_of_observation,
+    own_envido,
+    stake,
+    truco_worth,
+)
 from truco.account_text import Teller as AccountTeller
 from truco.account_text import Words
 from truco.actions import (
@@ -195,7 +202,8 @@ class BetsView(Static):
             truco = t("truco_pending", call=t.call(TRUCO_CALLS[obs.truco_pending]))
         elif obs.truco_level:
             level = obs.truco_level
-            value: object = t("truco_cama") if level >= 4 else level + 1
+            worth = truco_worth(level)
+            value: object = t("truco_cama") if worth < 0 else worth
             call = t.call(TRUCO_CALLS[level])
             if level < rules.max_truco_level and obs.truco_owner >= 0:
                 owner = scene.teams[obs.truco_owner]

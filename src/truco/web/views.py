@@ -31,6 +31,8 @@ from truco.account import (
     account_of_public,
     envido_stake,
     own_envido,
+    truco_stake,
+    truco_worth,
 )
 from truco.account import stake as call_stake
 from truco.account_text import LANGS, Teller, Words, team_names
@@ -119,10 +121,9 @@ def hand_log(
 
 
 def _truco_worth(level: int) -> int | str:
-    """What the hand is worth to its winner at truco ``level`` (RULES.md 4)."""
-    if level >= 4:
-        return "cama"
-    return level + 1
+    """What the hand is worth to its winner at truco ``level``, from the core (``"cama"``)."""
+    worth = truco_worth(level)
+    return "cama" if worth < 0 else worth
 
 
 def stake(obs: Observation) -> dict[str, Any]:
@@ -138,12 +139,13 @@ def stake(obs: Observation) -> dict[str, Any]:
         "owner": obs.truco_owner if obs.truco_level else None,
         "pending": None,
     }
-    if obs.truco_pending:
-        level = obs.truco_pending
+    pending = truco_stake(obs)
+    if pending is not None:
+        level = pending.level
         truco["pending"] = {
             "call": token(TRUCO_CALLS[level]),
             "if_quiero": _truco_worth(level),
-            "if_no_quiero": level,
+            "if_no_quiero": pending.no_quiero,
         }
     envido: dict[str, Any] | None = None
     now = envido_stake(obs)
