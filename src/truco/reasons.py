@@ -32,8 +32,8 @@ class Reason(NamedTuple):
     per scoring, on the hot path of every simulation).
 
     - ``seat``: envido: the winner (-1 where an observation may not know it yet);
-      envido-rejected, truco-rejected: who said "no quiero"; mazo: the last of the team to
-      go; truco, mazo-penalty: -1 (the bazas tell).
+      envido-rejected, truco-rejected: who said "no quiero"; mazo, mazo-penalty: the last
+      of the team to go; truco: -1 (the bazas tell).
     - ``call``: truco, mazo: the truco level accepted (0 none .. 4 joc fora);
       truco-rejected: the level of the call rejected (1 truco .. 4 joc fora).
     - ``chain``: envido kinds: the calls of the chain (action ints).
