@@ -94,7 +94,7 @@ def test_examples_cover_every_preset_and_player_count() -> None:
 
 
 def test_envido_winner_shows_after_going_to_the_mazo() -> None:
-    """Decision 23: the envido winner's cards are shown although that player left."""
+    """Decision 22: the envido winner's cards are shown although that player left."""
     match = replay(load(HERE / "records" / "5_5_envido_winner_shows_after_mazo.truco")).match
     from truco.cards import NAMES
 

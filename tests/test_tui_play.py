@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import Button
 from tui_pilot import game, play_hand, settle
 
+from truco.account import own_envido
 from truco.records import load
 from truco.referee import replay
 from truco.tui.app import HandOverScreen, MatchOverScreen, PlayScreen
@@ -46,6 +47,13 @@ async def test_a_whole_hand_by_key_presses(tmp_path: Path) -> None:
         assert isinstance(app.screen, HandOverScreen)
         summary = plain(app.screen.query_one("#summary"))
         assert "Envido (envido" in summary and "Total: Nosotros" in summary
+        # every point's reason is on screen, as the core's account says it
+        told = app.screen.summary
+        assert told.account is not None and told.account.reasons
+        assert sum(r.points for r in told.account.reasons) == sum(told.points)
+        for line in told.lines:
+            assert line[:30] in summary.replace("\n", " ") or line[:30] in summary
+        assert "Bazas (" in summary or "al mazo" in summary or "no querido" in summary
         log = log_text(app)
         assert "Tú: ¡Envido!" in log and "Juan:" in log
         await pilot.press("enter")
@@ -94,7 +102,9 @@ async def test_bets_answers_and_a_click_in_english(tmp_path: Path) -> None:
         bets = plain(screen.query_one(BetsView)).splitlines()
         assert bets == [
             "Truco: truco called · waiting for the answer",
-            "Envido: real envido · waiting for You",
+            "Envido: real envido · waiting for your answer",
+            "Envido (real envido): quiero → 3; no quiero → Them +1",
+            f"Your envido: {own_envido(screen.obs)}",
         ]
         await pilot.click("#card-1")  # not playable now: nothing happens
         assert len(screen.obs.moves) == 2
@@ -106,7 +116,9 @@ async def test_bets_answers_and_a_click_in_english(tmp_path: Path) -> None:
         await pilot.click("#card-1")  # a click plays a playable card
         await settle(pilot, app)
         assert any(m.seat == 0 and m.action == card for m in screen.obs.moves)
-        assert "You: Quiero! (accepts)" in log_text(app)
+        log = " ".join(log_text(app).split())
+        assert "You: Quiero! (accepts the real envido)" in log
+        assert "Juan: Real envido! (envido comes first)" in log
 
 
 @pytest.mark.asyncio
@@ -140,3 +152,18 @@ async def test_the_screen_answers_while_a_bot_thinks(tmp_path: Path) -> None:
         assert "de" in plain(screen.query_one("#card-2"))
         await settle(pilot, app)
         assert len(screen.obs.moves) > moves
+
+
+@pytest.mark.asyncio
+async def test_the_mazo_and_its_penalty_are_told_with_their_reasons(tmp_path: Path) -> None:
+    app = game(tmp_path)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("m")  # the person goes to the mazo at once (argentino: penalty)
+        await settle(pilot, app)
+        assert isinstance(app.screen, HandOverScreen)
+        summary = " ".join(plain(app.screen.query_one("#summary")).split())
+        assert "Tú al mazo: la mano es para Ellos, sin truco → +1" in summary
+        assert "Al mazo en la primera baza con el envido por cantar → Ellos +1" in summary
+        assert "Total: Nosotros +0 · Ellos +2 → 0 a 2" in summary
+        assert "Tú: me voy al mazo" in log_text(app)

@@ -76,7 +76,7 @@ async def test_review_moves_hand_by_hand_through_camas_and_pica_pica() -> None:
             await pilot.press("right_square_bracket")
             assert plain(panel).startswith(f"Hand {h}/{hands} · move 0/")
         await pilot.press("end")
-        assert "The game goes to" in log_text(screen)
+        assert "Cama and game for p0 (2-0)" in log_text(screen)
         await pilot.press("left_square_bracket", "left_square_bracket")
         assert plain(panel).startswith(f"Hand {hands - 1}/{hands}")
     pica = load(RECORDS / "8_pica_pica_duels.truco")
@@ -84,4 +84,7 @@ async def test_review_moves_hand_by_hand_through_camas_and_pica_pica() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         await pilot.press("end")
-        assert isinstance(app.screen, ReviewScreen) and "Duelo" in log_text(app.screen)
+        assert isinstance(app.screen, ReviewScreen)
+        text = " ".join(log_text(app.screen).split())
+        assert "Pica-pica: duelo 2 de 3, p1 contra p4" in text
+        assert "Envido no querido · p5: no quiero" in text

@@ -154,3 +154,29 @@ def test_rules_page_and_english(page: Page, server: LiveServer) -> None:
     page.goto(server.http + "/")
     page.wait_for_selector(".variant")
     assert page.locator("h1").inner_text() == "Play truco"
+
+
+def test_the_end_of_a_hand_gives_every_point_with_its_reason(
+    page: Page, server: LiveServer
+) -> None:
+    open_table_against_a_bot(page, server)
+    page.wait_for_selector("button.act-mazo:not([disabled])")
+    stake = page.locator("#stake").inner_text()
+    assert "Tu envido:" in stake  # the seat's own envido value, from the core
+    page.click("button.act-mazo")  # argentino: the mazo in the first baza has a penalty
+    overlay = page.locator("#overlay .overlay-panel")
+    overlay.wait_for()
+    reasons = overlay.locator("li.reason").all_inner_texts()
+    assert reasons == [
+        "Ana al mazo: la mano es para Ellos, sin truco → +1",
+        "Al mazo en la primera baza con el envido por cantar → Ellos +1",
+        "Total: Nosotros +0 · Ellos +2 → 0 a 2",
+    ]
+    assert "Ellos +2" in overlay.inner_text()
+    page.locator("#overlay button.continue").click()
+    page.click("#lang-btn")  # the same reasons in English, in the previous hand's log
+    page.locator("#log details.previous summary").click()
+    older = page.locator("#log details.previous").inner_text()
+    assert "Ana: me voy al mazo" not in older and "Ana: to the mazo (folds)" in older
+    assert "Ana to the mazo: the hand goes to Them, no truco → +1" in older
+    assert "To the mazo in the first baza with the envido still open → Them +1" in older

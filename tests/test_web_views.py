@@ -4,6 +4,7 @@ and the records offered."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from support import match_after
@@ -167,3 +168,66 @@ def test_only_fully_seen_hands_are_offered_during_the_game() -> None:
             played_out += full
             assert (start in offered_hands(m)) == full
     assert played_out > 0
+
+
+def test_views_tell_every_point_with_its_reason_in_both_languages() -> None:
+    m = match_after(
+        "argentino",
+        ["1e 7o 4c", "3b 12c 5e"],
+        ["p0 falta-envido", "p1 quiero"],
+        score=[20, 8],
+    )
+    view = view_of(m, 1)
+    told = view["told"]
+    assert isinstance(told, dict)
+    assert (
+        told["es"]["summary"][0]
+        == "Envido (falta envido) querido, la falta vale 10 → p0: 7 · Ellos +10"
+    )
+    assert told["en"]["log"][:2] == [
+        "p0: Falta envido!",
+        "p1: Quiero! (accepts the falta envido)",
+    ]
+    # a falta is worth what it was worth when scored, not what the new score makes it
+    envido = view["stake"]["envido"]  # type: ignore[index]
+    assert envido["state"] == "quiero" and envido["if_quiero"] == 10
+    # a pending call's stake with both answers, and the seat's own envido
+    m = match_after("argentino", ["1e 7o 4c", "3b 12c 5e"], ["p0 truco"])
+    told = view_of(m, 1)["told"]
+    assert told["es"]["stake"] == "Truco: quiero → la mano vale 2; no quiero → Ellos +1"
+    assert told["en"]["own_envido"] == "Your envido: 5"
+    assert view_of(m, None)["told"]["en"]["own_envido"] is None  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts],
+)
+def test_told_words_never_name_a_hidden_card(variant: str, players: int) -> None:
+    from truco.account_text import Words
+    from truco.cards import NAMES
+
+    rng = random.Random(players)
+    m = Match(find_variant(variant, players=players), seed=players)
+    for _ in range(250):
+        if m.over:
+            break
+        legal = m.legal_actions()
+        cards = [a for a in legal if a < 40]
+        m.apply(rng.choice(cards) if cards and rng.random() < 0.7 else rng.choice(legal))
+        seat = rng.randrange(players)
+        obs = m.observation(seat)
+        seen = set(obs.seen_cards())
+        if obs.previous is not None:
+            seen |= {c for _, c in obs.previous.shown}
+            seen |= {mv.action for mv in obs.previous.moves if mv.action < 40}
+        dealt = {c for log in m.hands[-2:] for cs in log.cards for c in cs}
+        hidden = dealt - seen
+        for who in (seat, None):
+            view = view_of(m, who)
+            text = repr(view["told"]) + repr(view["finished"])
+            for card in hidden:
+                for lang in ("es", "en"):
+                    name = Words(lang, variant).card(card)
+                    assert not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text), name
+                assert not re.search(rf"(?<!\w){NAMES[card]}(?!\w)", text), NAMES[card]

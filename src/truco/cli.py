@@ -15,17 +15,23 @@ from truco.variants import PRESETS, Rules, find_variant
 
 def _replay(args: argparse.Namespace) -> int:
     from truco.records import load
-    from truco.referee import replay
+    from truco.referee import explain, replay
 
     try:
-        result = replay(load(args.file))
+        record = load(args.file)
+        result = replay(record)
     except TrucoError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except RecursionError:
         print("error: the record is nested too deeply", file=sys.stderr)
         return 1
-    print(json.dumps(result.to_json()))
+    if args.explain:
+        print(explain(result, args.lang, record.names))
+    elif args.json:
+        print(json.dumps(result.to_json(reasons=True, lang=args.lang, names=record.names)))
+    else:
+        print(json.dumps(result.to_json()))
     return 0
 
 
@@ -202,6 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="referee a .truco record and print its result as JSON")
     p.add_argument("file", help="the .truco record")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--json", action="store_true", help="the JSON result with each hand's reasons")
+    how.add_argument("--explain", action="store_true", help="the hands told in words")
+    p.add_argument(
+        "--lang", default="es", choices=["es", "en"], help="language of the words (default es)"
+    )
     p.set_defaults(func=_replay)
 
     p = sub.add_parser("bench", help="random self-play throughput (hands/s, actions/s)")

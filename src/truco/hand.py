@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from truco import reasons as kinds
 from truco.actions import (
     ENVIDO,
     ENVIDO_BY_NAME,
@@ -29,6 +30,7 @@ from truco.actions import (
 from truco.cards import STRENGTH, envido_cards, envido_value
 from truco.envido import accepted_points, falta_points, rejected_points, statements
 from truco.errors import IllegalActionError
+from truco.reasons import Reason
 from truco.variants import Rules
 
 #: Envido state of a hand.
@@ -109,9 +111,11 @@ class Hand:
         "baza",
         "baza_leader",
         "baza_results",
+        "baza_seats",
         "best_pos",
         "best_strength",
         "dealt",
+        "duel",
         "envido_answerer",
         "envido_chain",
         "envido_state",
@@ -124,6 +128,7 @@ class Hand:
         "over",
         "parda",
         "points",
+        "reasons",
         "rules",
         "said",
         "score",
@@ -148,6 +153,7 @@ class Hand:
         deal: Sequence[Sequence[int]],
         score: list[int],
         falta_fixed: int = 0,
+        duel: int = 0,
     ) -> None:
         lay = layout(rules, seats if type(seats) is tuple else tuple(seats))
         k = len(lay.seat_of)
@@ -165,12 +171,15 @@ class Hand:
         self.held: list[list[int]] = [list(c) for c in deal]
         self.score = score
         self.falta_fixed = falta_fixed
+        self.duel = duel
         self.alive = [True] * k
         self.alive_count = list(lay.team_sizes)
         self.unplayed_first = list(lay.team_sizes)
         self.acted = [False] * k
         self.baza = 0
         self.baza_results: list[int] = []
+        #: The seat that won each baza, -1 for a parda.
+        self.baza_seats: list[int] = []
         self.baza_leader = 0
         self.n_played = 0
         self.best_strength = -1
@@ -191,6 +200,8 @@ class Hand:
         self.said: tuple[tuple[int, int | None], ...] = ()
         self.shown: tuple[int, ...] = ()
         self.points = [0, 0]
+        #: Every scoring of this hand, in order, with its facts (:mod:`truco.reasons`).
+        self.reasons: list[Reason] = []
         self.target_reached = False
         self.over = False
         self.history: list[int] = []
@@ -208,6 +219,8 @@ class Hand:
         other.unplayed_first = list(self.unplayed_first)
         other.acted = list(self.acted)
         other.baza_results = list(self.baza_results)
+        other.baza_seats = list(self.baza_seats)
+        other.reasons = list(self.reasons)
         other.points = list(self.points)
         other.history = list(self.history)
         other.score = list(self.score) if score is None else score
@@ -315,6 +328,7 @@ class Hand:
         """RULES.md 3: score the baza, stop when the hand is decided, else lead the next."""
         results = self.baza_results
         results.append(-1 if self.parda else self.team[self.best_pos])
+        self.baza_seats.append(-1 if self.parda else self.seat_of[self.best_pos])
         winner = _truco_winner(results, self.team[0])
         if winner >= 0:
             self._finish(winner)
@@ -382,9 +396,10 @@ class Hand:
                 self._score_rejected_envido()
             self._after_envido_answer()
             return
-        self.acted[self.actor] = True
+        p = self.actor
+        self.acted[p] = True
         caller_team = self.team[self.truco_caller]
-        self._finish(caller_team, self.truco_pending)
+        self._finish(caller_team, self.truco_pending, kind=kinds.TRUCO_REJECTED, seat=p)
 
     def _mazo(self) -> None:
         """RULES.md 6: the player's cards leave the hand; the team is out when all have gone."""
@@ -404,8 +419,7 @@ class Hand:
         if self.baza == 0:
             self.unplayed_first[team] -= 1
         if self.alive_count[team] == 0:
-            winner = 1 - team
-            self._finish(winner, extra=penalty)
+            self._finish(1 - team, extra=penalty, kind=kinds.MAZO, seat=p)
         else:
             self._advance(p)
 
@@ -416,14 +430,43 @@ class Hand:
 
     # ------------------------------------------------------------------ scoring
 
-    def _score(self, team: int, points: int) -> None:
-        """Add ``points`` to ``team``, capped at the target (RULES.md 7)."""
+    def _score(
+        self,
+        kind: str,
+        team: int,
+        due: int,
+        seat: int = -1,
+        call: int = 0,
+        value: int = -1,
+        falta: int = 0,
+    ) -> None:
+        """Add ``due`` points to ``team``, capped at the target (RULES.md 7), and write down
+        the :class:`~truco.reasons.Reason` (``seat`` is a position here)."""
+        points = due
         room = self.rules.target - self.score[team]
         if points >= room:
             points = room
             self.target_reached = True
-        self.score[team] += points
+        score = self.score
+        score[team] += points
         self.points[team] += points
+        chain = self.envido_chain if kind in (kinds.ENVIDO, kinds.ENVIDO_REJECTED) else ()
+        self.reasons.append(
+            Reason(
+                kind,
+                team,
+                points,
+                due,
+                self.seat_of[seat] if seat >= 0 else -1,
+                call,
+                chain,
+                value,
+                falta,
+                tuple(self.baza_seats),
+                self.duel,
+                (score[0], score[1]),
+            )
+        )
 
     def _truco_value(self, winner: int) -> int:
         """What the truco is worth to ``winner`` now (RULES.md 4): 1 without an accepted bet;
@@ -449,23 +492,43 @@ class Hand:
             falta = falta_points(
                 self.score, winner_team, rules.target, rules.falta_rule, self.falta_fixed
             )
-        self._score(winner_team, accepted_points(self.envido_chain, falta))
+        self._score(
+            kinds.ENVIDO,
+            winner_team,
+            accepted_points(self.envido_chain, falta),
+            winner,
+            value=values[winner],
+            falta=falta,
+        )
         if self.target_reached:
             self._end()
 
     def _score_rejected_envido(self) -> None:
         """RULES.md 5.3: the team of the last call scores what was accepted before it."""
-        caller_team = 1 - self.team[self.envido_answerer]
-        self._score(caller_team, rejected_points(self.envido_chain))
+        answerer = self.envido_answerer
+        self._score(
+            kinds.ENVIDO_REJECTED,
+            1 - self.team[answerer],
+            rejected_points(self.envido_chain),
+            answerer,
+        )
         if self.target_reached:
             self._end()
 
-    def _finish(self, truco_winner: int, fixed: int = -1, extra: int = 0) -> None:
+    def _finish(
+        self,
+        truco_winner: int,
+        fixed: int = -1,
+        extra: int = 0,
+        kind: str = kinds.TRUCO,
+        seat: int = -1,
+    ) -> None:
         """End the hand: envido first (when settled at the end), then the truco (RULES.md 5.5).
 
         The truco is worth ``fixed`` points (a rejected call) or, when ``fixed`` is -1, its
-        current value (computed after the envido, which matters for joc fora) plus ``extra``
-        (the first-baza mazo penalty, RULES.md 6).
+        current value (computed after the envido, which matters for joc fora), and then
+        ``extra`` (the first-baza mazo penalty, RULES.md 6). ``kind`` and ``seat`` (who said
+        "no quiero", who went to the mazo, or -1 for the bazas) are the reason's.
         """
         if self.rules.envido_settled == "end_of_hand":
             if self.envido_state == ENVIDO_ACCEPTED:
@@ -474,8 +537,13 @@ class Hand:
                 self._score_rejected_envido()
             if self.over:
                 return
-        points = fixed if fixed >= 0 else self._truco_value(truco_winner) + extra
-        self._score(truco_winner, points)
+        if fixed >= 0:
+            self._score(kind, truco_winner, fixed, seat, call=self.truco_pending)
+        else:
+            due = self._truco_value(truco_winner)
+            self._score(kind, truco_winner, due, seat, call=self.truco_level)
+            if extra:
+                self._score(kinds.MAZO_PENALTY, truco_winner, extra, seat)
         self._end()
 
     def _end(self) -> None:
@@ -499,7 +567,7 @@ class Hand:
 
 _MUTABLE_SLOTS: Final = frozenset(
     ("held", "alive", "alive_count", "unplayed_first", "acted", "baza_results", "points")
-) | frozenset(("history", "score"))
+) | frozenset(("history", "score", "baza_seats", "reasons"))
 _IMMUTABLE_SLOTS: Final = tuple(n for n in Hand.__slots__ if n not in _MUTABLE_SLOTS)
 
 

@@ -20,6 +20,7 @@ from truco.actions import Move
 from truco.cards import NAMES
 from truco.errors import IllegalActionError, InvalidCardError, RulesError
 from truco.hand import Hand
+from truco.reasons import CAMA, GAME, Reason
 from truco.variants import Rules, find_variant
 
 if TYPE_CHECKING:
@@ -52,6 +53,11 @@ class HandLog:
     #: Public results: envido statements (seat, value or None) and shown cards (seat, card).
     said: tuple[tuple[int, int | None], ...] = ()
     shown: tuple[tuple[int, int], ...] = ()
+    #: Every point of the hand with its reason, all duels of a pica-pica hand, in order; a
+    #: hand that takes a team to the target ends with a 0-point ``cama`` or ``game`` reason.
+    reasons: tuple[Reason, ...] = ()
+    #: The seat that won each baza (-1 for a parda), one tuple per hand or pica-pica duel.
+    bazas: tuple[tuple[int, ...], ...] = ()
 
     def actions(self) -> list[Move]:
         return [Move(m >> 6, m & 63) for m in self.moves]
@@ -176,6 +182,8 @@ class Match:
                 h.complete,
                 h.said,
                 h.shown,
+                h.reasons,
+                h.bazas,
             )
             for h in self.hands
         ]
@@ -218,9 +226,9 @@ class Match:
         log = HandLog(self.mano, self.kind, dealt)
         self.hands.append(log)
         if self.kind == PICA_PICA:
-            m = self.mano
-            self._duels = [((m + i) % 6, (m + i + 3) % 6) for i in (2, 1)]
-            self._start_duel((m, (m + 3) % 6))
+            first, second, third = duel_seats(self.mano)
+            self._duels = [third, second]
+            self._start_duel(first)
         else:
             seats = tuple([(self.mano + i) % self.n for i in range(self.n)])
             self.hand = Hand(self.rules, seats, tuple([dealt[s] for s in seats]), self.score)
@@ -233,6 +241,7 @@ class Match:
             (dealt[seats[0]], dealt[seats[1]]),
             self.score,
             falta_fixed=self.rules.pica_pica_falta,
+            duel=3 - len(self._duels),
         )
 
     def _hand_over(self) -> None:
@@ -245,6 +254,8 @@ class Match:
             log.said += tuple((hand.seat_of[p], v) for p, v in hand.said)
         if hand.envido_winner >= 0:
             log.shown += tuple((hand.seat_of[hand.envido_winner], c) for c in hand.shown)
+        log.reasons += tuple(hand.reasons)
+        log.bazas += (tuple(hand.baza_seats),)
         if self._duels and not hand.target_reached:
             self._start_duel(self._duels.pop())
             return
@@ -253,7 +264,13 @@ class Match:
         if hand.target_reached:
             team = 0 if self.score[0] >= self.rules.target else 1
             self.camas[team] += 1
-            if self.camas[team] >= self.rules.camas_to_win:
+            won = self.camas[team] >= self.rules.camas_to_win
+            if self.rules.camas_to_win > 1:
+                end = Reason(CAMA, team, 0, 0, duel=hand.duel, score=(self.camas[0], self.camas[1]))
+            else:
+                end = Reason(GAME, team, 0, 0, duel=hand.duel, score=(self.score[0], self.score[1]))
+            log.reasons += (end,)
+            if won:
                 self.over = True
                 self.winner = team
                 return
@@ -304,6 +321,24 @@ class Match:
             b += self.hand.points[1]
         return (a, b)
 
+    def hand_reasons(self) -> tuple[Reason, ...]:
+        """Every point of the hand in play so far (all its duels), with its reason."""
+        if not self.hands:
+            return ()
+        reasons = self.hands[-1].reasons
+        if not self.hand.over:
+            reasons += tuple(self.hand.reasons)
+        return reasons
+
+    def hand_bazas(self) -> tuple[tuple[int, ...], ...]:
+        """The winning seat of each baza of the hand in play (-1 parda), one tuple per duel."""
+        if not self.hands:
+            return ()
+        bazas = self.hands[-1].bazas
+        if not self.hand.over:
+            bazas += (tuple(self.hand.baza_seats),)
+        return bazas
+
     def in_buenas(self, team: int) -> bool:
         """Whether ``team`` is in the buenas: more than half the target (RULES.md 7)."""
         return self.score[team] > self.rules.half
@@ -320,6 +355,16 @@ class Match:
         from truco.observation import observe
 
         return observe(self, seat)
+
+
+def duel_seats(mano: int) -> tuple[tuple[int, int], ...]:
+    """The three duels of a pica-pica hand with ``mano``, in the order they are played, each
+    (its mano, the opponent opposite) (RULES.md 8).
+
+    >>> duel_seats(1)
+    ((1, 4), (2, 5), (3, 0))
+    """
+    return tuple(((mano + i) % 6, (mano + i + 3) % 6) for i in range(3))
 
 
 def _check_deal(

@@ -15,6 +15,7 @@ from truco.actions import MAZO, Move
 from truco.cards import NAMES
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import HandLog, Match
+from truco.reasons import ENVIDO, Reason
 from truco.variants import Rules
 
 
@@ -28,6 +29,10 @@ class PublicHand:
     points: tuple[int, int]
     statements: tuple[tuple[int, int | None], ...]
     shown: tuple[tuple[int, int], ...]
+    #: Every point of the hand with its reason (:mod:`truco.reasons`), all duels included.
+    reasons: tuple[Reason, ...] = ()
+    #: The seat that won each baza (-1 for a parda), one tuple per hand or pica-pica duel.
+    bazas_won: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,11 @@ class Observation:
     #: The hand before this one, as everyone saw it (in valenciano its envido is stated at its
     #: end, so this is where the statements and shown cards of a finished hand are read).
     previous: PublicHand | None = None
+    #: Every point of the hand in play so far with its reason, all duels included; the
+    #: envido's winner and value stay -1 until the winner's cards are shown (RULES.md 10).
+    reasons: tuple[Reason, ...] = ()
+    #: The seat that won each finished baza (-1 for a parda), one tuple per duel so far.
+    bazas_won: tuple[tuple[int, ...], ...] = ()
 
     @property
     def team(self) -> int:
@@ -165,6 +175,21 @@ def observe(match: Match, seat: int) -> Observation:
         match_over=match.over,
         winner=match.winner,
         previous=_public(match.hands[-2]) if len(match.hands) >= 2 else None,
+        reasons=public_reasons(match.hand_reasons(), (*(log.shown if log else ()), *shown)),
+        bazas_won=match.hand_bazas(),
+    )
+
+
+def public_reasons(
+    reasons: tuple[Reason, ...], shown: tuple[tuple[int, int], ...]
+) -> tuple[Reason, ...]:
+    """``reasons`` as the table knows them: an envido's winner and value are known only once
+    the winner has shown the cards (a value covered by silence or "son buenas" stays hidden,
+    and so does which partner holds it)."""
+    seats = {s for s, _ in shown}
+    return tuple(
+        r._replace(seat=-1, value=-1) if r.kind == ENVIDO and r.seat not in seats else r
+        for r in reasons
     )
 
 
@@ -185,4 +210,6 @@ def _public(log: HandLog) -> PublicHand:
         points=(log.points[0], log.points[1]),
         statements=tuple(log.said),
         shown=tuple(log.shown),
+        reasons=public_reasons(log.reasons, log.shown),
+        bazas_won=log.bazas,
     )

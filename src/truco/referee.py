@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from truco.account import Account, account_of_match
+from truco.account_text import Teller, Words
 from truco.actions import Move
 from truco.cards import parse_hand
 from truco.errors import RecordError, TrucoError
@@ -38,7 +40,11 @@ class ReplayResult:
     hands: tuple[HandResult, ...]
     match: Match
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(
+        self, *, reasons: bool = False, lang: str = "es", names: list[str] | None = None
+    ) -> dict[str, Any]:
+        """What ``truco replay`` prints; with ``reasons``, each hand also lists its points'
+        reasons in ``lang`` (``truco replay --json``, docs/records.md)."""
         out: dict[str, Any] = {
             "variant": self.rules.name,
             "score": list(self.score),
@@ -47,7 +53,50 @@ class ReplayResult:
         if self.rules.camas_to_win > 1:
             out["camas"] = list(self.camas)
         out["hands"] = [{"points": list(h.points), "complete": h.complete} for h in self.hands]
+        if reasons:
+            teller = _teller(self, lang, names)
+            for i, hand in enumerate(out["hands"]):
+                hand["reasons"] = _reasons_json(teller, account_of_match(self.match, i))
         return out
+
+
+def _teller(result: ReplayResult, lang: str, names: list[str] | None) -> Teller:
+    seats = names or [f"p{s}" for s in range(result.rules.players)]
+    return Teller(Words(lang, result.rules.name), seats)
+
+
+def _reasons_json(teller: Teller, account: Account) -> list[dict[str, Any]]:
+    out = []
+    for part in account.parts:
+        for r, text in zip(part.reasons, teller.reasons(account, part.reasons), strict=True):
+            item: dict[str, Any] = {"kind": r.kind, "team": r.team, "points": r.points}
+            if r.dropped:
+                item["dropped"] = r.dropped
+            if account.pica_pica:
+                item["duel"] = r.duel
+                item["seats"] = list(part.seats)
+            item["text"] = text
+            out.append(item)
+    return out
+
+
+def explain(result: ReplayResult, lang: str = "es", names: list[str] | None = None) -> str:
+    """``truco replay --explain``: every hand of the record told as a referee tells it."""
+    teller = _teller(result, lang, names)
+    words = teller.words
+    lines: list[str] = []
+    for i in range(len(result.hands)):
+        lines += teller.explain(account_of_match(result.match, i), i + 1)
+        lines.append("")
+    a, b = teller.teams
+    lines.append(words("result", a=a, sa=result.score[0], b=b, sb=result.score[1]))
+    if result.rules.camas_to_win > 1:
+        lines.append(words("result_camas", a=a, ca=result.camas[0], b=b, cb=result.camas[1]))
+    if result.winner is None:
+        lines.append(words("no_winner"))
+    else:
+        lines.append(words("winner", team=teller.teams[result.winner]))
+    return "\n".join(lines)
 
 
 def rules_of(record: Record) -> Rules:

@@ -9,7 +9,6 @@ Every hand ends with its summary; the match ends with its result and the saved r
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,10 +23,10 @@ from textual.worker import Worker, WorkerState
 
 from truco.bots import Bot, make_bot
 from truco.match import Match
-from truco.observation import Observation, PublicHand
+from truco.observation import Observation
 from truco.tui.command import PlayConfig, save_game
 from truco.tui.i18n import Texts
-from truco.tui.narrate import Chronicle, HandSummary, Teller, duels, read_story, team_names
+from truco.tui.narrate import Chronicle, HandSummary, Teller, team_names
 from truco.tui.widgets import (
     CALL_KEYS,
     CARD_KEYS,
@@ -116,26 +115,31 @@ def title_of(texts: Texts, obs: Observation) -> str:
     return texts("title", **values)
 
 
-def bazas_text(
-    public: PublicHand, names: Sequence[str], teams: tuple[str, str], texts: Texts
-) -> list[Text]:
-    """The finished hand's bazas, one line each: ``1ª  Tú 7♦  Juan 3♣  → Nosotros``."""
+def bazas_text(summary: HandSummary, teller: Teller) -> list[Text]:
+    """The finished hand's bazas, one line each: ``1ª  Tú 7♦  Juan 3♣  → Juan``; the
+    winners are the engine's, read from the hand's account."""
+    if summary.account is None:
+        return []
+    texts, names = teller.texts, teller.names
     lines = []
-    for seats, moves in duels(public, len(names)):
-        story = read_story(seats, moves)
-        for i, baza in enumerate(story.bazas):
+    account = summary.account
+    for part in account.parts:
+        if account.pica_pica:
+            a, b = part.seats
+            duel = teller.words("ev_duel", n=part.number, a=names[a], b=names[b])
+            lines.append(Text(duel, style="bold"))
+        for number, cards, winner in teller.bazas(part):
             line = Text()
-            line.append(f"{texts(f'baza_{i + 1}'):<4}", style="dim")
-            for seat, card in baza:
+            line.append(f"{texts(f'baza_{number}'):<4}", style="dim")
+            for seat, card in cards:
                 line.append(f" {names[seat]} ")
                 line.append(card_text(card))
-            if i < len(story.baza_results):
-                result = story.baza_results[i]
+            if winner is not None:
                 line.append("  → ", style="dim")
-                if result < 0:
+                if winner < 0:
                     line.append(texts("parda"), style="dim")
                 else:
-                    line.append(teams[result], style=TEAM_COLOURS[result])
+                    line.append(names[winner], style=TEAM_COLOURS[winner % 2])
             lines.append(line)
     return lines
 
@@ -149,26 +153,17 @@ class HandOverScreen(ModalScreen[None]):
         Binding("escape", "close", show=False),
     ]
 
-    def __init__(
-        self,
-        summary: HandSummary,
-        public: PublicHand,
-        names: Sequence[str],
-        teams: tuple[str, str],
-        texts: Texts,
-    ) -> None:
+    def __init__(self, summary: HandSummary, teller: Teller) -> None:
         super().__init__()
         self.summary = summary
-        self.public = public
-        self.names = names
-        self.teams = teams
-        self.texts = texts
+        self.teller = teller
+        self.texts = teller.texts
 
     def compose(self) -> ComposeResult:
         t = self.texts
         body = Text("\n").join(
             [
-                *bazas_text(self.public, self.names, self.teams, t),
+                *bazas_text(self.summary, self.teller),
                 Text(""),
                 *(Text(line) for line in self.summary.lines),
             ]
@@ -221,7 +216,8 @@ class PlayScreen(TableScreen):
         self.match = Match(rules, seed=config.seed)
         self.names = config.names()
         self.teams = team_names(self.texts, self.names, self.seat)
-        self.chronicle = Chronicle(Teller(self.texts, rules, self.names, self.teams))
+        self.teller = Teller(self.texts, rules, self.names, self.teams, viewer=self.seat)
+        self.chronicle = Chronicle(self.teller)
         self.bots = {s: self._bot(s) for s in range(rules.players) if s != self.seat}
         self.obs = self.match.observation(self.seat)
         #: Whether the person is to act (and no summary is open).
@@ -263,8 +259,7 @@ class PlayScreen(TableScreen):
             if obs.match_over:
                 self.end_match(finished)
                 return
-            assert obs.previous is not None
-            screen = HandOverScreen(finished, obs.previous, self.names, self.teams, self.texts)
+            screen = HandOverScreen(finished, self.teller)
             self.app.push_screen(screen, lambda _: self.proceed())
             return
         self.proceed()
@@ -366,6 +361,8 @@ class PlayScreen(TableScreen):
             return t("your_answer") if answering else t("your_turn")
         if obs.turn < 0:
             return t("hand_over")
+        if obs.turn == self.seat:  # the person's turn, a summary still open
+            return t("your_turn")
         return t("their_turn", name=self.names[obs.turn])
 
     def draw(self) -> None:
@@ -391,10 +388,7 @@ class PlayScreen(TableScreen):
         path = self.save()
         winner = obs.winner if obs.winner is not None else 0
         lines = [Text(t("summary_title", n=last.number), style="bold")]
-        public = PublicHand(
-            obs.mano, obs.kind, obs.moves, obs.hand_points, obs.statements, obs.shown
-        )
-        lines += bazas_text(public, self.names, self.teams, t)
+        lines += bazas_text(last, self.teller)
         lines += [Text(""), *(Text(line) for line in last.lines)]
         lines.append(Text(""))
         if winner == self.seat % 2:

@@ -5,8 +5,8 @@ variant may name them its own way (valenciano: ``truc``, ``envit``, ``torne``, `
 Everything else is looked up by key in :data:`TEXTS`.
 
 >>> es = Texts("es", "argentino")
->>> es.card(0), es.shout(45), es("no_quiero_line", name="Juan")
-('as de espadas', '¡Real envido!', 'Juan: No quiero.')
+>>> es.card(0), es.shout(45), es("their_turn", name="Juan")
+('as de espadas', '¡Real envido!', 'Turno de Juan…')
 >>> Texts("en", "valenciano").call(44, raise_=True), Texts("en", "argentino").card(27)
 ('torne', 'jack of coins')
 """
@@ -15,49 +15,20 @@ from __future__ import annotations
 
 from typing import Final
 
+from truco import account_text
 from truco.actions import (
     ENVIDO,
-    FALTA_ENVIDO,
-    JOC_FORA,
     MAZO,
     NO_QUIERO,
     QUIERO,
-    REAL_ENVIDO,
-    RETRUCO,
-    TRUCO,
-    VALE_CUATRO,
 )
-from truco.cards import RANK, SUIT, spanish_name
 
 LANGS: Final = ("es", "en")
 
-#: The calls by their action, as each variant says them; ``torne`` is an envido that raises one.
-CALL_WORDS: Final[dict[str, dict[int | str, str]]] = {
-    "default": {
-        TRUCO: "truco",
-        RETRUCO: "retruco",
-        VALE_CUATRO: "vale cuatro",
-        JOC_FORA: "joc fora",
-        ENVIDO: "envido",
-        REAL_ENVIDO: "real envido",
-        FALTA_ENVIDO: "falta envido",
-    },
-    "valenciano": {
-        TRUCO: "truc",
-        RETRUCO: "retruc",
-        VALE_CUATRO: "quatre val",
-        JOC_FORA: "joc fora",
-        ENVIDO: "envit",
-        "raise": "torne",
-        FALTA_ENVIDO: "falta",
-    },
-}
+#: The calls by their action, as each variant says them (the core's catalog's words).
+CALL_WORDS: Final = account_text.CALL_WORDS
 
 VARIANT_NAMES: Final = {"argentino": "argentino", "espanol": "español", "valenciano": "valenciano"}
-
-#: Suit names and the rank words of the English card names (the Spanish come from the core).
-_EN_SUITS: Final = ("swords", "clubs", "coins", "cups")
-_EN_RANKS: Final = {1: "ace", 10: "jack", 11: "knight", 12: "king"}
 
 TEXTS: Final[dict[str, dict[str, str]]] = {
     "es": {
@@ -84,7 +55,9 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "truco_top": "Truco: {call} querido, vale {value}",
         "truco_cama": "la cama",
         "envido_none": "Envido: sin cantar",
-        "envido_pending": "Envido: {chain} · espera respuesta de {name}",
+        "envido_pending": "Envido: {chain} · espera la respuesta de {name}",
+        "envido_pending_you": "Envido: {chain} · espera tu respuesta",
+        "own_envido": "Tu envido: {value}",
         "envido_accepted": "Envido: {chain} · querido",
         "envido_rejected": "Envido: {chain} · no querido",
         "your_turn": "Te toca: juega una carta o canta.",
@@ -100,35 +73,13 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "camas_line": "Camas: {a} a {b} (ganan {need})",
         "log": "Registro",
         "hand_header": "Mano {n} · mano: {name}",
-        "play_line": "{name}: {card}",
-        "call_line": "{name}: {shout}",
-        "quiero_line": "{name}: ¡Quiero!",
-        "no_quiero_line": "{name}: No quiero.",
-        "mazo_line": "{name}: me voy al mazo.",
-        "stated_line": "{name}: {value}",
-        "buenas_line": "{name}: son buenas",
         "son_buenas": "son buenas",
-        "shown_line": "{name}: muestro {cards} ({value})",
         "points_line": "{team} +{points}",
         "label_quiero": "Quiero",
         "label_no_quiero": "No quiero",
         "label_mazo": "Al mazo",
         "keys_play": "1-3 carta · letras: cantos · s nombres · ctrl+q salir",
         "summary_title": "Fin de la mano {n}",
-        "sum_envido_rejected": "Envido ({chain}) no querido → {team} +{points}",
-        "sum_envido_accepted": "Envido ({chain}) querido → {name}: {value} · {team} +{points}",
-        "sum_statements": "Cantaron: {said}",
-        "sum_truco_rejected": "Truco: {call} no querido → {team} +{points}",
-        "sum_mazo": "Al mazo: {name} → la mano es para {team}",
-        "sum_bazas": "Bazas: {bazas} → la mano es para {team} ({value})",
-        "sum_value_plain": "sin truco, 1 punto",
-        "sum_value": "{call} querido, {points} puntos",
-        "sum_value_cama": "{call} querido: la cama",
-        "sum_envido_ends": "El envido lleva a {team} a {target}: el truco no se cuenta.",
-        "sum_total": "Total: {a} +{pa} · {b} +{pb} → {sa} a {sb}",
-        "sum_cama": "¡Cama para {team}!",
-        "sum_game": "¡Partida para {team}!",
-        "sum_duel": "Duelo {a} – {b}:",
         "continue": "Enter: seguir",
         "you_won": "¡Ganaste la partida!",
         "you_lost": "Perdiste: la partida es para {team}.",
@@ -173,6 +124,8 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "truco_cama": "the cama",
         "envido_none": "Envido: not called",
         "envido_pending": "Envido: {chain} · waiting for {name}",
+        "envido_pending_you": "Envido: {chain} · waiting for your answer",
+        "own_envido": "Your envido: {value}",
         "envido_accepted": "Envido: {chain} · accepted",
         "envido_rejected": "Envido: {chain} · declined",
         "your_turn": "Your turn: play a card or make a call.",
@@ -188,35 +141,13 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "camas_line": "Camas: {a} to {b} ({need} win)",
         "log": "Log",
         "hand_header": "Hand {n} · mano: {name}",
-        "play_line": "{name}: {card}",
-        "call_line": "{name}: {shout}",
-        "quiero_line": "{name}: Quiero! (accepts)",
-        "no_quiero_line": "{name}: No quiero. (declines)",
-        "mazo_line": "{name}: I go to the mazo (fold).",
-        "stated_line": "{name}: {value}",
-        "buenas_line": "{name}: son buenas (concedes)",
         "son_buenas": "son buenas",
-        "shown_line": "{name}: showing {cards} ({value})",
         "points_line": "{team} +{points}",
         "label_quiero": "Quiero",
         "label_no_quiero": "No quiero",
         "label_mazo": "Mazo",
         "keys_play": "1-3 card · letters: calls · s card names · ctrl+q quit",
         "summary_title": "End of hand {n}",
-        "sum_envido_rejected": "Envido ({chain}) declined → {team} +{points}",
-        "sum_envido_accepted": "Envido ({chain}) accepted → {name}: {value} · {team} +{points}",
-        "sum_statements": "Stated: {said}",
-        "sum_truco_rejected": "Truco: {call} declined → {team} +{points}",
-        "sum_mazo": "To the mazo: {name} → the hand goes to {team}",
-        "sum_bazas": "Bazas: {bazas} → the hand goes to {team} ({value})",
-        "sum_value_plain": "no truco, 1 point",
-        "sum_value": "{call} accepted, {points} points",
-        "sum_value_cama": "{call} accepted: the cama",
-        "sum_envido_ends": "The envido takes {team} to {target}: the truco is not counted.",
-        "sum_total": "Total: {a} +{pa} · {b} +{pb} → {sa} to {sb}",
-        "sum_cama": "The cama goes to {team}!",
-        "sum_game": "The game goes to {team}!",
-        "sum_duel": "Duel {a} – {b}:",
         "continue": "Enter: continue",
         "you_won": "You won the game!",
         "you_lost": "You lost: the game goes to {team}.",
@@ -281,10 +212,7 @@ class Texts:
 
     def card(self, card: int) -> str:
         """The card's name: ``as de espadas``, ``ace of swords``."""
-        if self.lang == "es":
-            return spanish_name(card)
-        rank = RANK[card]
-        return f"{_EN_RANKS.get(rank, str(rank))} of {_EN_SUITS[SUIT[card]]}"
+        return account_text.Words(self.lang, self.variant).card(card)
 
     def variant_name(self) -> str:
         return VARIANT_NAMES.get(self.variant, self.variant)

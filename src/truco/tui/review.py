@@ -14,7 +14,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from truco.observation import PublicHand
 from truco.records import Record
 from truco.tui.app import TableScreen, bazas_text, title_of
 from truco.tui.i18n import Texts
@@ -123,7 +122,7 @@ class ReviewScreen(TableScreen):
     def story(self, scene: Scene) -> tuple[list[Line], HandSummary | None]:
         """The log of the current hand up to this step, and its summary once it is over."""
         step = self.steps[self.index]
-        teller = Teller(self.texts, scene.obs.rules, self.names, scene.teams)
+        teller = Teller(self.texts, scene.obs.rules, self.names, scene.teams, viewer=self.view)
         chronicle = Chronicle(teller)
         chronicle.number = step.hand
         lines: list[Line] = []
@@ -147,10 +146,8 @@ class ReviewScreen(TableScreen):
             log.add(lines)
         else:  # the summary says it all: the bazas, who won what and why, the cards shown
             log.add([line for line in lines if line[1] != "info"])
-            public = PublicHand(
-                obs.mano, obs.kind, obs.moves, obs.hand_points, obs.statements, obs.shown
-            )
-            log.add_texts(bazas_text(public, self.names, scene.teams, t))
+            teller = Teller(t, obs.rules, self.names, scene.teams, viewer=self.view)
+            log.add_texts(bazas_text(finished, teller))
             log.add_texts([Text(line, style="italic") for line in finished.lines])
         hands = len(self.record.hands)
         in_hand = len(self.record.hands[step.hand].actions)

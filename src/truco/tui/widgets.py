@@ -16,6 +16,16 @@ from textual.containers import Grid, Horizontal
 from textual.message import Message
 from textual.widgets import Button, RichLog, Static
 
+from truco.account import (
+    ABOUT_ENVIDO,
+    ANSWER,
+    account_of_observation,
+    own_envido,
+    stake,
+    truco_worth,
+)
+from truco.account_text import Teller as AccountTeller
+from truco.account_text import Words
 from truco.actions import (
     ENVIDO,
     FALTA_ENVIDO,
@@ -27,10 +37,10 @@ from truco.actions import (
     TRUCO,
     TRUCO_CALLS,
 )
-from truco.cards import RANK, STRENGTH, SUIT
+from truco.cards import RANK, SUIT
 from truco.observation import Observation
 from truco.tui.i18n import Texts
-from truco.tui.narrate import Line, chain_words, read_story
+from truco.tui.narrate import Line, chain_words
 
 #: Suit symbols and colours of the Spanish deck: espadas, bastos, oros, copas.
 SUIT_SYMBOLS: Final = ("♠", "♣", "♦", "♥")
@@ -144,19 +154,15 @@ class TableView(Static):
             name.stylize("dim")
         row.append(_pad(name, self.NAME_W))
         row.append(_pad(self._held(scene, seat, played), self.HELD_W))
+        won = _bazas_won(obs)
         for i in range(3):
             cell = Text("")
             if i < len(obs.bazas):
                 for s, card in obs.bazas[i]:
                     if s == seat:
-                        won = i < len(obs.baza_results) and self._best(obs.bazas[i], card)
-                        cell = card_text(card, strong=won)
+                        cell = card_text(card, strong=i < len(won) and won[i] == seat)
             row.append(_pad(cell, self.BAZA_W))
         return row
-
-    @staticmethod
-    def _best(baza: Sequence[tuple[int, int]], card: int) -> bool:
-        return STRENGTH[card] == max(STRENGTH[c] for _, c in baza)
 
     def _held(self, scene: Scene, seat: int, played: int) -> Text:
         obs = scene.obs
@@ -175,16 +181,15 @@ class TableView(Static):
         obs, t = scene.obs, scene.texts
         row = Text("  ")
         row.append(_pad(Text(t("won_by"), style="dim"), self.NAME_W + self.HELD_W))
-        for i, result in enumerate(obs.baza_results):
-            if result < 0:
-                cell = Text(t("parda"), style="dim")
-            else:
-                baza = obs.bazas[i]
-                best = max(STRENGTH[c] for _, c in baza)
-                seat = next(s for s, c in baza if STRENGTH[c] == best and s % 2 == result)
-                cell = scene.name(seat)
+        for seat in _bazas_won(obs):
+            cell = Text(t("parda"), style="dim") if seat < 0 else scene.name(seat)
             row.append(_pad(cell, self.BAZA_W))
         return row
+
+
+def _bazas_won(obs: Observation) -> tuple[int, ...]:
+    """The engine's winner (seat, -1 parda) of each finished baza of the hand or duel in play."""
+    return obs.bazas_won[-1] if obs.bazas_won else ()
 
 
 class BetsView(Static):
@@ -197,7 +202,8 @@ class BetsView(Static):
             truco = t("truco_pending", call=t.call(TRUCO_CALLS[obs.truco_pending]))
         elif obs.truco_level:
             level = obs.truco_level
-            value: object = t("truco_cama") if level >= 4 else level + 1
+            worth = truco_worth(level)
+            value: object = t("truco_cama") if worth < 0 else worth
             call = t.call(TRUCO_CALLS[level])
             if level < rules.max_truco_level and obs.truco_owner >= 0:
                 owner = scene.teams[obs.truco_owner]
@@ -207,17 +213,29 @@ class BetsView(Static):
         else:
             truco = t("truco_none")
         lines = [Text(truco, style="bold" if obs.truco_pending else "")]
+        words = Words(t.lang, rules.name)
+        teller = AccountTeller(words, scene.names, scene.teams, first_team=obs.seat % 2)
+        if obs.kind == "pica-pica" and not obs.hand_over and len(obs.seats) == 2:
+            a, b = obs.seats
+            duel = words("ev_duel", n=len(obs.bazas_won), a=scene.names[a], b=scene.names[b])
+            lines.insert(0, Text(duel, style="bold"))
         if not obs.envido_chain:
             lines.append(Text(t("envido_none")))
         else:
             chain = chain_words(t, obs.envido_chain)
-            if obs.envido_pending:
+            if obs.envido_pending and obs.turn == scene.viewer:
+                envido = t("envido_pending_you", chain=chain)
+            elif obs.envido_pending:
                 envido = t("envido_pending", chain=chain, name=scene.names[obs.turn])
             else:
-                moves = [m for m in obs.moves if m.seat in obs.seats]
-                story = read_story(obs.seats, moves)
-                key = "envido_rejected" if story.envido_answer == NO_QUIERO else "envido_accepted"
-                envido = t(key, chain=chain)
+                answers = [
+                    e.action
+                    for part in account_of_observation(obs).parts[-1:]
+                    for e in part.events
+                    if e.kind == ANSWER and e.about == ABOUT_ENVIDO
+                ]
+                rejected = answers and answers[-1] == NO_QUIERO
+                envido = t("envido_rejected" if rejected else "envido_accepted", chain=chain)
             lines.append(Text(envido, style="bold" if obs.envido_pending else ""))
             if obs.statements:
                 said = Text("  ")
@@ -226,6 +244,13 @@ class BetsView(Static):
                     said.append(scene.name(seat))
                     said.append(f" {value if value is not None else t('son_buenas')}")
                 lines.append(said)
+        pending = stake(obs)
+        if pending is not None:
+            lines.append(Text(teller.stake(pending), style="bold"))
+        if scene.viewer is not None and not obs.hand_over:
+            value = own_envido(obs)
+            if value >= 0:
+                lines.append(Text(t("own_envido", value=value), style="dim"))
         self.update(Text("\n").join(lines))
 
 

@@ -23,6 +23,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from truco.account import (
+    ABOUT_ENVIDO,
+    ANSWER,
+    Account,
+    account_of_observation,
+    account_of_public,
+    envido_stake,
+    own_envido,
+    truco_stake,
+    truco_worth,
+)
+from truco.account import stake as call_stake
+from truco.account_text import LANGS, Teller, Words, team_names
 from truco.actions import (
     ENVIDO,
     FALTA_ENVIDO,
@@ -34,9 +47,10 @@ from truco.actions import (
     token,
 )
 from truco.cards import NAMES
-from truco.envido import accepted_points, falta_points, rejected_points
 from truco.match import PICA_PICA
 from truco.observation import Observation, PublicHand
+from truco.reasons import ENVIDO as R_ENVIDO
+from truco.reasons import ENVIDO_REJECTED
 from truco.variants import Rules
 
 
@@ -106,63 +120,92 @@ def hand_log(
     return out
 
 
-def _envido_state(moves: Sequence[Move]) -> tuple[tuple[int, ...], str]:
-    """The current hand's envido chain (as actions) and ``open``/``pending``/``quiero``/...
-
-    Read from the moves since a pica-pica hand holds one chain per duel; the last one counts.
-    """
-    chain: list[int] = []
-    state = "open"
-    for move in moves:
-        a = move.action
-        if _is_envido_call(a):
-            if state != "pending":
-                chain = []
-            chain.append(a)
-            state = "pending"
-        elif a in (QUIERO, NO_QUIERO) and state == "pending":
-            state = "quiero" if a == QUIERO else "no-quiero"
-    return tuple(chain), state
-
-
 def _truco_worth(level: int) -> int | str:
-    """What the hand is worth to its winner at truco ``level`` (RULES.md 4)."""
-    if level >= 4:
-        return "cama"
-    return level + 1
+    """What the hand is worth to its winner at truco ``level``, from the core (``"cama"``)."""
+    worth = truco_worth(level)
+    return "cama" if worth < 0 else worth
 
 
 def stake(obs: Observation) -> dict[str, Any]:
-    """What is at stake now: the hand's truco value, a pending call, the envido chain."""
-    rules = obs.rules
+    """What is at stake now: the hand's truco value, a pending call, the envido chain.
+
+    Every figure is the core's (:mod:`truco.account`): a pending call's worth from
+    :func:`truco.account.stake`, a chain already scored from its reason (a falta is worth
+    what it was worth when it was scored, not what the new score would make it).
+    """
     truco: dict[str, Any] = {
         "level": obs.truco_level,
         "worth": _truco_worth(obs.truco_level),
         "owner": obs.truco_owner if obs.truco_level else None,
         "pending": None,
     }
-    if obs.truco_pending:
-        level = obs.truco_pending
+    pending = truco_stake(obs)
+    if pending is not None:
+        level = pending.level
         truco["pending"] = {
             "call": token(TRUCO_CALLS[level]),
             "if_quiero": _truco_worth(level),
-            "if_no_quiero": level,
+            "if_no_quiero": pending.no_quiero,
         }
-    current = [m for m in obs.moves if m.seat in obs.seats] if obs.kind == PICA_PICA else obs.moves
-    chain, state = _envido_state(current)
     envido: dict[str, Any] | None = None
-    if chain:
-        fixed = rules.pica_pica_falta if obs.kind == PICA_PICA else 0
-        falta = [
-            falta_points(obs.score, team, rules.target, rules.falta_rule, fixed) for team in (0, 1)
-        ]
+    now = envido_stake(obs)
+    if now is not None:
+        account = account_of_observation(obs)
+        part = account.parts[-1] if account.parts else None
+        answers = (
+            [e.action for e in part.events if e.kind == ANSWER and e.about == ABOUT_ENVIDO]
+            if part is not None
+            else []
+        )
+        state = "pending"
+        if not obs.envido_pending and answers:
+            state = "quiero" if answers[-1] == QUIERO else "no-quiero"
+        scored = [r for r in part.reasons if r.kind in (R_ENVIDO, ENVIDO_REJECTED)] if part else []
+        if_quiero: int | list[int] = list(now.falta) if FALTA_ENVIDO in now.chain else now.quiero[0]
+        if_no_quiero = now.no_quiero
+        if scored and scored[0].kind == R_ENVIDO:
+            if_quiero = scored[0].due
+        elif scored:
+            if_no_quiero = scored[0].due
         envido = {
-            "chain": [token(a) for a in chain],
+            "chain": [token(a) for a in now.chain],
             "state": state,
-            "if_quiero": (falta if chain[-1] == FALTA_ENVIDO else accepted_points(chain, 0)),
-            "if_no_quiero": rejected_points(chain),
+            "if_quiero": if_quiero,
+            "if_no_quiero": if_no_quiero,
         }
     return {"truco": truco, "envido": envido, "points": list(obs.hand_points)}
+
+
+def told(
+    account: Account,
+    names: Sequence[str],
+    viewer: int | None,
+    obs: Observation | None = None,
+) -> dict[str, Any]:
+    """The hand in words, in every language, as the core's catalog says it: the ``log`` (one
+    line per event), the ``summary`` (each point with its reason, duel by duel, and the
+    total), and for a seat in play the ``stake`` of a pending call and its ``own_envido``.
+    Built from an :class:`~truco.account.Account` of one seat's observation only."""
+    out: dict[str, Any] = {}
+    for lang in LANGS:
+        words = Words(lang, account.rules.name)
+        if viewer is None:
+            teams = team_names(names, words)
+        else:
+            us, them = words("us"), words("them")
+            teams = (us, them) if viewer % 2 == 0 else (them, us)
+        teller = Teller(words, names, teams, first_team=0 if viewer is None else viewer % 2)
+        entry: dict[str, Any] = {
+            "log": [teller.event(e) for part in account.parts for e in part.events],
+            "summary": teller.summary(account) if account.reasons else [],
+        }
+        if obs is not None:
+            pending = call_stake(obs)
+            entry["stake"] = teller.stake(pending) if pending is not None else None
+            value = own_envido(obs) if viewer is not None and not obs.hand_over else -1
+            entry["own_envido"] = words("own_envido", value=value) if value >= 0 else None
+        out[lang] = entry
+    return out
 
 
 def _held(obs: Observation) -> list[int]:
@@ -177,16 +220,23 @@ def _held(obs: Observation) -> list[int]:
 
 
 def _finished(
-    rules: Rules, number: int, hand: PublicHand | None, obs: Observation
+    rules: Rules,
+    number: int,
+    hand: PublicHand | None,
+    obs: Observation,
+    names: Sequence[str],
+    viewer: int | None,
 ) -> dict[str, Any] | None:
     """The last finished hand as everyone saw it (``previous``; the current one at the end)."""
     if obs.hand_over:
         moves: Sequence[Move] = obs.moves
         kind, mano, points = obs.kind, obs.mano, obs.hand_points
         statements, shown = obs.statements, obs.shown
+        account = account_of_observation(obs)
     elif hand is not None:
         moves, kind, mano, points = hand.moves, hand.kind, hand.mano, hand.points
         statements, shown = hand.statements, hand.shown
+        account = account_of_public(rules, hand, viewer=-1 if viewer is None else viewer)
         number -= 1
     else:
         return None
@@ -203,6 +253,7 @@ def _finished(
         "shown": [[s, _card(c)] for s, c in shown],
         "played": {str(s): cs for s, cs in played.items()},
         "log": hand_log(rules, kind, moves, statements, shown, points),
+        "told": told(account, names, viewer),
     }
 
 
@@ -225,6 +276,8 @@ def state_view(
     if spectator:
         obs = public(obs)
     rules = obs.rules
+    names = [s.name for s in seats]
+    viewer = None if spectator else obs.seat
     view: dict[str, Any] = {
         "table": table,
         "seq": seq,
@@ -257,7 +310,8 @@ def state_view(
             obs.shown,
             obs.hand_points if obs.hand_over else None,
         ),
-        "finished": _finished(rules, hand_number, obs.previous, obs),
+        "finished": _finished(rules, hand_number, obs.previous, obs, names, viewer),
+        "told": told(account_of_observation(obs), names, viewer, obs),
         "over": obs.match_over,
         "winner": obs.winner,
         "downloads": downloads,

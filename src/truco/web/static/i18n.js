@@ -86,6 +86,9 @@ const STRINGS = {
     "end.shown": "Cartas mostradas",
     "end.played": "Cartas jugadas",
     "end.continue": "Seguir",
+    "end.reasons": "Por qué",
+    "over.camas": "Camas: {ta} {a} – {b} {tb}",
+    "call.mazo": "Me voy al mazo",
     "over.title": "¡Partida terminada!",
     "over.won": "Ganó {team}.",
     "over.won_us": "¡Ganaron ustedes!",
@@ -205,6 +208,9 @@ const STRINGS = {
     "end.shown": "Cards shown",
     "end.played": "Cards played",
     "end.continue": "Continue",
+    "end.reasons": "Why",
+    "over.camas": "Camas: {ta} {a} – {b} {tb}",
+    "call.mazo": "To the mazo",
     "over.title": "Game over!",
     "over.won": "{team} won.",
     "over.won_us": "You won!",
@@ -263,8 +269,8 @@ const CALLS = {
     envido: "Envit",
     torne: "Torne",
     "falta-envido": "Falta",
-    quiero: "Quiero",
-    "no-quiero": "No quiero",
+    quiero: "Vull",
+    "no-quiero": "No vull",
     mazo: "Me voy al mazo",
   },
 };
@@ -337,6 +343,7 @@ export function t(key, vars = {}) {
 // envido of a valenciano chain "torne".
 export function callWord(variant, token, envidoCount = 0) {
   const words = CALLS[variant] || CALLS.default;
+  if (token === "mazo") return t("call.mazo");
   if (variant === "valenciano" && token === "envido" && envidoCount >= 1) return words.torne;
   return words[token] || CALLS.default[token] || token;
 }

@@ -1,7 +1,7 @@
 // The table page: one WebSocket, a full view in every "state" message, rendered from scratch.
 // The server is the referee: this page only shows what it is sent and sends intentions.
 import { cardEl } from "/static/cards.js";
-import { applyStatic, callHint, callWord, cardName, t, toggleLang } from "/static/i18n.js";
+import { applyStatic, callHint, callWord, cardName, lang, t, toggleLang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -475,16 +475,37 @@ function renderStake() {
       })),
     );
   }
+  const words = told(view);
+  if (words && words.stake) box.append(el("p", "hot stake-told", words.stake));
+  if (words && words.own_envido) box.append(el("p", "muted own-envido", words.own_envido));
   if (stake.points[0] || stake.points[1]) {
     box.append(el("p", "muted", t("stake.points", { a: `${teamName(0)} ${stake.points[0]}`, b: `${teamName(1)} ${stake.points[1]}` })));
   }
 }
 
-function renderEntries(list, entries) {
+// The hand as the server's referee tells it (the core's account, in the reader's language);
+// the structured log is the fallback for a server that does not tell it.
+function told(source) {
+  return source && source.told ? source.told[lang()] || source.told.es : null;
+}
+
+function renderEntries(list, entries, words = null) {
+  if (words) {
+    for (const text of words.log) list.append(el("li", "told", text));
+    const end = entries.find((entry) => "end" in entry);
+    if (end) list.append(el("li", "end", logLine(end, [])));
+    return;
+  }
   for (const [entry, text] of logLines(entries)) {
     const li = el("li", "end" in entry ? "end" : `team${entry.seat % 2}`, text);
     list.append(li);
   }
+}
+
+function reasonsList(words) {
+  const ul = el("ul", "plain reasons");
+  for (const text of words.summary) ul.append(el("li", "reason", text));
+  return ul;
 }
 
 function renderLog() {
@@ -492,15 +513,17 @@ function renderLog() {
   box.replaceChildren();
   const head = el("h3", "", `${t("log.hand", { n: view.hand_number })} · ${t("seat.mano")}: ${seatName(view.mano)}`);
   const list = el("ol", "entries");
-  renderEntries(list, view.log);
+  renderEntries(list, view.log, told(view));
   box.append(head, list);
   const f = view.finished;
   if (f && f.number !== view.hand_number) {
     const details = el("details", "previous");
     details.append(el("summary", "", `${t("log.previous")} (${t("log.hand", { n: f.number })})`));
     const older = el("ol", "entries");
-    renderEntries(older, f.log);
+    const words = told(f);
+    renderEntries(older, f.log, words);
     details.append(older);
+    if (words && words.summary.length) details.append(reasonsList(words));
     box.append(details);
   }
   list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
@@ -583,6 +606,11 @@ function handSummary(f) {
     points.append(el("span", `chip team${team}`, `${teamName(team)} +${f.points[team]}`));
   }
   box.append(points);
+  const words = told(f);
+  if (words && words.summary.length) {
+    box.append(el("h3", "", t("end.reasons")));
+    box.append(reasonsList(words));
+  }
   if (f.statements.length) {
     box.append(el("h3", "", t("end.envido")));
     const ul = el("ul", "plain");
@@ -642,6 +670,9 @@ function maybeOverlay() {
       const text = you === null ? t("over.won", { team: teamName(won) }) : won === you % 2 ? t("over.won_us") : t("over.won_them");
       body.append(el("p", "big-line", text));
       body.append(el("p", "", `${teamName(0)} ${view.score[0]} – ${view.score[1]} ${teamName(1)}`));
+      if (rules.camas_to_win > 1) {
+        body.append(el("p", "camas-line", t("over.camas", { ta: teamName(0), a: view.camas[0], b: view.camas[1], tb: teamName(1) })));
+      }
       if (f) body.append(handSummary(f));
       const dl = el("a", "btn-primary", t("dl.game"));
       dl.href = `/api/tables/${tableId}/game.truco`;

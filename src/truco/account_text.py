@@ -1,0 +1,533 @@
+"""The words of an :class:`~truco.account.Account`: Spanish and English message catalogs.
+
+The calls keep the game's words in both languages (``truco``, ``envido``, ``quiero``);
+valenciano says them its own way (``truc``, ``retruc``, ``quatre val``, ``joc fora``,
+``envit``, ``torne``, ``falta``, ``vull`` / ``no vull``). Everything else is looked up by key
+in :data:`MESSAGES`. Rendering decides nothing: every figure comes from the account.
+
+>>> w = Words("es", "valenciano")
+>>> w.call(44, raise_=True), w.answer(47), Words("en", "argentino").card(27)
+('torne', 'vull', 'jack of coins')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from truco.account import (
+    ABOUT_TRUCO,
+    ANSWER,
+    BAZA,
+    CALL,
+    CARD,
+    DUEL,
+    MAZO_EVENT,
+    SHOWN,
+    STATEMENT,
+    Account,
+    Event,
+    Stake,
+)
+from truco.actions import (
+    ENVIDO,
+    FALTA_ENVIDO,
+    JOC_FORA,
+    NO_QUIERO,
+    QUIERO,
+    REAL_ENVIDO,
+    RETRUCO,
+    TRUCO,
+    TRUCO_CALLS,
+    VALE_CUATRO,
+)
+from truco.cards import NAMES, RANK, SUIT, envido_value, spanish_name
+from truco.reasons import (
+    CAMA,
+    ENVIDO_REJECTED,
+    GAME,
+    MAZO_PENALTY,
+    TRUCO_REJECTED,
+    Reason,
+)
+from truco.reasons import ENVIDO as R_ENVIDO
+from truco.reasons import MAZO as R_MAZO
+from truco.reasons import TRUCO as R_TRUCO
+
+LANGS: Final = ("es", "en")
+
+#: The calls and answers by their action, as each variant says them; ``raise`` is an envido
+#: that raises an envido (valenciano ``torne``).
+CALL_WORDS: Final[dict[str, dict[int | str, str]]] = {
+    "default": {
+        TRUCO: "truco",
+        RETRUCO: "retruco",
+        VALE_CUATRO: "vale cuatro",
+        JOC_FORA: "joc fora",
+        ENVIDO: "envido",
+        REAL_ENVIDO: "real envido",
+        FALTA_ENVIDO: "falta envido",
+        QUIERO: "quiero",
+        NO_QUIERO: "no quiero",
+    },
+    "valenciano": {
+        TRUCO: "truc",
+        RETRUCO: "retruc",
+        VALE_CUATRO: "quatre val",
+        JOC_FORA: "joc fora",
+        ENVIDO: "envit",
+        "raise": "torne",
+        FALTA_ENVIDO: "falta",
+        QUIERO: "vull",
+        NO_QUIERO: "no vull",
+    },
+}
+
+_EN_SUITS: Final = ("swords", "clubs", "coins", "cups")
+_EN_RANKS: Final = {1: "ace", 10: "jack", 11: "knight", 12: "king"}
+_ES_ORDINALS: Final = ("1ª", "2ª", "3ª")
+_EN_ORDINALS: Final = ("1st", "2nd", "3rd")
+
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    "es": {
+        "and": " y ",
+        "us": "Nosotros",
+        "them": "Ellos",
+        "ev_card": "{name}: {card}",
+        "ev_call": "{name}: ¡{call}!",
+        "ev_call_first": "{name}: ¡{call}! (el {envido} está primero)",
+        "ev_raise_answer": "{name}: ¡{quiero} {call}! (acepta {answered} y sube)",
+        "ev_quiero": "{name}: ¡{quiero}! (acepta {answered})",
+        "ev_no_quiero": "{name}: {no_quiero} (rechaza {answered})",
+        "ev_mazo": "{name}: me voy al mazo",
+        "ev_statement": "{name}: {value} de envido",
+        "ev_buenas": "{name}: son buenas",
+        "ev_baza": "→ {ordinal} baza: {name}",
+        "ev_parda": "→ {ordinal} baza parda",
+        "ev_shown": "{name}: muestro {cards} ({value} de envido)",
+        "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
+        "r_envido": "{head} querido{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_hidden": "{head} querido{falta} → {team} +{points}",
+        "r_falta": ", la falta vale {falta}",
+        "r_envido_rejected": "{head} no querido · {name}: {said_no} → {team} +{points}",
+        "r_truco": "Bazas ({bazas}): la mano es para {team}, {value} → +{points}",
+        "r_pardas": "Bazas ({bazas}): las tres pardas, la mano es para el equipo mano, {team}, "
+        "{value} → +{points}",
+        "r_truco_rejected": "{call} no querido · {name}: {said_no} → {team} +{points}",
+        "r_mazo": "{name} al mazo: la mano es para {team}, {value} → +{points}",
+        "r_mazo_penalty": "Al mazo en la primera baza con el envido por cantar → {team} +{points}",
+        "r_dropped": " (valía {due}; {dropped} no cuentan: nadie pasa de {target})",
+        "r_cama": "¡Cama para {team}! Camas {a}-{b}",
+        "r_cama_game": "¡Cama y partida para {team}! Camas {a}-{b}",
+        "r_game": "¡Partida para {team}! {a} a {b}",
+        "r_no_truco": "; el {envido} llega a {target} y el {truco} no se cuenta",
+        "value_plain": "sin {truco}",
+        "value_call": "con el {call} querido",
+        "value_cama": "con el {call} querido: la cama",
+        "parda": "parda",
+        "nobody": "nadie",
+        "hand_header": "Mano {n} · {kind} · mano: {name}",
+        "hand_cards": "Cartas: {cards}",
+        "hand_card": "{name} {cards} (envido {value})",
+        "points": "Puntos:",
+        "no_points": "Puntos: ninguno todavía",
+        "total": "Total: {a} +{pa} · {b} +{pb}",
+        "total_score": "Total: {a} +{pa} · {b} +{pb} → {sa} a {sb}",
+        "incomplete": "(la mano sigue: el registro acaba aquí)",
+        "result": "Resultado: {a} {sa} · {b} {sb}",
+        "result_camas": "Camas: {a} {ca} · {b} {cb}",
+        "winner": "Gana la partida: {team}",
+        "no_winner": "La partida sigue.",
+        "redondo": "redondo",
+        "pica-pica": "pica-pica",
+        "stake_truco": "{call}: quiero → la mano vale {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_envido": "{head}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_falta": "la falta vale {falta}",
+        "stake_falta_each": "la falta vale {a} para {ta} y {b} para {tb}",
+        "stake_cama": "la cama",
+        "own_envido": "Tu envido: {value}",
+    },
+    "en": {
+        "and": " and ",
+        "us": "Us",
+        "them": "Them",
+        "ev_card": "{name}: {card}",
+        "ev_call": "{name}: {call}!",
+        "ev_call_first": "{name}: {call}! ({envido} comes first)",
+        "ev_raise_answer": "{name}: {quiero} {call}! (accepts {answered} and raises)",
+        "ev_quiero": "{name}: {quiero}! (accepts {answered})",
+        "ev_no_quiero": "{name}: {no_quiero} (declines {answered})",
+        "ev_mazo": "{name}: to the mazo (folds)",
+        "ev_statement": "{name}: envido {value}",
+        "ev_buenas": "{name}: son buenas (concedes)",
+        "ev_baza": "→ {ordinal} baza: {name}",
+        "ev_parda": "→ {ordinal} baza parda (tied)",
+        "ev_shown": "{name}: showing {cards} (envido {value})",
+        "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
+        "r_envido": "{head} accepted{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_hidden": "{head} accepted{falta} → {team} +{points}",
+        "r_falta": ", the falta is worth {falta}",
+        "r_envido_rejected": "{head} declined · {name}: {said_no} → {team} +{points}",
+        "r_truco": "Bazas ({bazas}): the hand goes to {team}, {value} → +{points}",
+        "r_pardas": "Bazas ({bazas}): three pardas, the hand goes to the mano's team, {team}, "
+        "{value} → +{points}",
+        "r_truco_rejected": "{call} declined · {name}: {said_no} → {team} +{points}",
+        "r_mazo": "{name} to the mazo: the hand goes to {team}, {value} → +{points}",
+        "r_mazo_penalty": (
+            "To the mazo in the first baza with the envido still open → {team} +{points}"
+        ),
+        "r_dropped": " (worth {due}; {dropped} dropped: nobody goes past {target})",
+        "r_cama": "Cama for {team} ({a}-{b})",
+        "r_cama_game": "Cama and game for {team} ({a}-{b})",
+        "r_game": "The game goes to {team}, {a} to {b}",
+        "r_no_truco": "; the {envido} reaches {target}, the {truco} is not counted",
+        "value_plain": "no {truco}",
+        "value_call": "{call} accepted",
+        "value_cama": "{call} accepted: the cama",
+        "parda": "parda",
+        "nobody": "nobody",
+        "hand_header": "Hand {n} · {kind} · mano: {name}",
+        "hand_cards": "Cards: {cards}",
+        "hand_card": "{name} {cards} (envido {value})",
+        "points": "Points:",
+        "no_points": "Points: none yet",
+        "total": "Total: {a} +{pa} · {b} +{pb}",
+        "total_score": "Total: {a} +{pa} · {b} +{pb} → {sa} to {sb}",
+        "incomplete": "(the hand goes on: the record stops here)",
+        "result": "Result: {a} {sa} · {b} {sb}",
+        "result_camas": "Camas: {a} {ca} · {b} {cb}",
+        "winner": "Winner of the game: {team}",
+        "no_winner": "The game goes on.",
+        "redondo": "redondo",
+        "pica-pica": "pica-pica",
+        "stake_truco": (
+            "{call}: quiero → the hand is worth {quiero}; no quiero → {team} +{no_quiero}"
+        ),
+        "stake_envido": "{head}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_falta": "the falta is worth {falta}",
+        "stake_falta_each": "the falta is worth {a} to {ta}, {b} to {tb}",
+        "stake_cama": "the cama",
+        "own_envido": "Your envido: {value}",
+    },
+}
+
+
+class Words:
+    """The catalog of one language, with the call words of one variant."""
+
+    __slots__ = ("_calls", "_table", "lang", "variant")
+
+    def __init__(self, lang: str, variant: str) -> None:
+        if lang not in MESSAGES:
+            raise ValueError(f"language {lang!r}: languages are {', '.join(LANGS)}")
+        self.lang = lang
+        self.variant = variant
+        self._table = MESSAGES[lang]
+        self._calls = {**CALL_WORDS["default"], **CALL_WORDS.get(variant, {})}
+
+    def __call__(self, key: str, **values: object) -> str:
+        calls = self._calls
+        return self._table[key].format(
+            Envido=_cap(calls[ENVIDO]), said_no=calls[NO_QUIERO], **values
+        )
+
+    def call(self, action: int, *, raise_: bool = False) -> str:
+        """The word of a call; ``raise_`` for an envido that raises an envido (``torne``)."""
+        if raise_ and action == ENVIDO and "raise" in self._calls:
+            return self._calls["raise"]
+        return self._calls[action]
+
+    def answer(self, action: int) -> str:
+        """``quiero`` / ``no quiero`` (valenciano: ``vull`` / ``no vull``)."""
+        return self._calls[action]
+
+    def card(self, card: int) -> str:
+        """The card's name: ``as de espadas``, ``ace of swords``."""
+        if self.lang == "es":
+            return spanish_name(card)
+        rank = RANK[card]
+        return f"{_EN_RANKS.get(rank, str(rank))} of {_EN_SUITS[SUIT[card]]}"
+
+    def the(self, action: int, *, raise_: bool = False) -> str:
+        """A call with its article: ``el truco``, ``la falta envido``, ``the truco``."""
+        word = self.call(action, raise_=raise_)
+        if self.lang != "es":
+            return f"the {word}"
+        return f"{'la' if action == FALTA_ENVIDO else 'el'} {word}"
+
+    def ordinal(self, n: int) -> str:
+        return (_ES_ORDINALS if self.lang == "es" else _EN_ORDINALS)[n - 1]
+
+    def head(self, chain: Sequence[int]) -> str:
+        """An envido chain as the head of a reason: ``Envido``; ``Envido (envido, real
+        envido)``; ``Envit (envit, torne)``."""
+        word = _cap(self._calls[ENVIDO])
+        if tuple(chain) == (ENVIDO,):
+            return word
+        return f"{word} ({self.chain(chain)})"
+
+    def chain(self, chain: Sequence[int]) -> str:
+        """An envido chain in words: ``envido, real envido``; ``envit, torne``."""
+        words = [
+            self.call(c, raise_=c == ENVIDO and ENVIDO in chain[:i]) for i, c in enumerate(chain)
+        ]
+        return ", ".join(words)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def team_names(names: Sequence[str], words: Words) -> tuple[str, str]:
+    """The teams by their players' names: ``Pedro y María``, ``p0, p2 y p4``."""
+
+    def join(some: Sequence[str]) -> str:
+        if len(some) <= 2:
+            return words("and").join(some)
+        return ", ".join(some[:-1]) + words("and") + some[-1]
+
+    return (join(names[0::2]), join(names[1::2]))
+
+
+class Teller:
+    """Puts an account into words for one table: its language, seat names and team names.
+
+    ``teams`` may be the viewer's ("Nosotros", "Ellos"); ``first_team`` is the team whose
+    score and camas are said first (the viewer's).
+    """
+
+    def __init__(
+        self,
+        words: Words,
+        names: Sequence[str],
+        teams: tuple[str, str] | None = None,
+        first_team: int = 0,
+    ) -> None:
+        self.words = words
+        self.names = list(names)
+        self.teams = teams if teams is not None else team_names(names, words)
+        self.first_team = first_team
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else f"p{seat}"
+
+    def _pair(self, pair: tuple[int, int]) -> tuple[int, int]:
+        return pair if self.first_team == 0 else (pair[1], pair[0])
+
+    # ------------------------------------------------------------------ events
+
+    def event(self, event: Event) -> str:
+        """One event as said at the table."""
+        w, name = self.words, self._name(event.seat)
+        kind = event.kind
+        if kind == CARD:
+            return w("ev_card", name=name, card=w.card(event.action))
+        if kind == CALL:
+            call = _cap(w.call(event.action, raise_=event.raise_))
+            if event.about == ABOUT_TRUCO and event.action >= ENVIDO:
+                return w("ev_call_first", name=name, call=call, envido=w.call(ENVIDO))
+            if event.about == ABOUT_TRUCO:
+                return w(
+                    "ev_raise_answer",
+                    name=name,
+                    quiero=_cap(w.answer(QUIERO)),
+                    call=w.call(event.action),
+                    answered=w.the(event.call),
+                )
+            return w("ev_call", name=name, call=call)
+        if kind == ANSWER:
+            answered = w.the(event.call, raise_=event.raise_)
+            key = "ev_quiero" if event.action == QUIERO else "ev_no_quiero"
+            return w(
+                key,
+                name=name,
+                quiero=_cap(w.answer(QUIERO)),
+                no_quiero=_cap(w.answer(NO_QUIERO)),
+                answered=answered,
+            )
+        if kind == MAZO_EVENT:
+            return w("ev_mazo", name=name)
+        if kind == STATEMENT:
+            if event.value is None:
+                return w("ev_buenas", name=name)
+            return w("ev_statement", name=name, value=event.value)
+        if kind == BAZA:
+            ordinal = w.ordinal(event.number)
+            if event.winner < 0:
+                return w("ev_parda", ordinal=ordinal)
+            return w("ev_baza", ordinal=ordinal, name=self._name(event.winner))
+        if kind == SHOWN:
+            cards = w("and").join(w.card(c) for c in event.cards)
+            return w("ev_shown", name=name, cards=cards, value=envido_value(event.cards))
+        if kind == DUEL:
+            a, b = event.seats
+            return w("ev_duel", n=event.number, a=self._name(a), b=self._name(b))
+        return kind
+
+    # ------------------------------------------------------------------ reasons
+
+    def _value(self, level: int) -> str:
+        w = self.words
+        if level == 0:
+            return w("value_plain", truco=w.call(TRUCO))
+        if level >= 4:
+            return w("value_cama", call=w.call(TRUCO_CALLS[level]))
+        return w("value_call", call=w.call(TRUCO_CALLS[level]))
+
+    def _bazas(self, bazas: Sequence[int]) -> str:
+        w = self.words
+        return " · ".join(
+            f"{w.ordinal(i + 1)} {self._name(s) if s >= 0 else w('parda')}"
+            for i, s in enumerate(bazas)
+        )
+
+    def reason(self, reason: Reason, target: int, camas_to_win: int = 1) -> str:
+        """One point's reason in words; ``target`` and ``camas_to_win`` are the rules'."""
+        w = self.words
+        kind, team = reason.kind, self.teams[reason.team]
+        name = self._name(reason.seat)
+        points = reason.points
+        if kind == R_ENVIDO:
+            falta = w("r_falta", falta=reason.falta) if FALTA_ENVIDO in reason.chain else ""
+            head = w.head(reason.chain)
+            if reason.seat >= 0 and reason.value >= 0:
+                text = w(
+                    "r_envido",
+                    head=head,
+                    falta=falta,
+                    name=name,
+                    value=reason.value,
+                    team=team,
+                    points=points,
+                )
+            else:
+                text = w("r_envido_hidden", head=head, falta=falta, team=team, points=points)
+        elif kind == ENVIDO_REJECTED:
+            text = w(
+                "r_envido_rejected",
+                head=w.head(reason.chain),
+                name=name,
+                team=team,
+                points=points,
+            )
+        elif kind == R_TRUCO:
+            key = "r_pardas" if len(reason.bazas) == 3 and max(reason.bazas) < 0 else "r_truco"
+            text = w(
+                key,
+                bazas=self._bazas(reason.bazas),
+                team=team,
+                value=self._value(reason.call),
+                points=points,
+            )
+        elif kind == TRUCO_REJECTED:
+            call = _cap(w.call(TRUCO_CALLS[reason.call]))
+            text = w("r_truco_rejected", call=call, name=name, team=team, points=points)
+        elif kind == R_MAZO:
+            text = w("r_mazo", name=name, team=team, value=self._value(reason.call), points=points)
+        elif kind == MAZO_PENALTY:
+            text = w("r_mazo_penalty", team=team, points=points)
+        elif kind in (CAMA, GAME):
+            a, b = self._pair(reason.score)
+            if kind == GAME:
+                return w("r_game", team=team, a=a, b=b)
+            key = "r_cama_game" if reason.score[reason.team] >= camas_to_win else "r_cama"
+            return w(key, team=team, a=a, b=b)
+        else:
+            text = kind
+        if reason.dropped:
+            text += w("r_dropped", due=reason.due, dropped=reason.dropped, target=target)
+        return text
+
+    def reasons(self, account: Account, reasons: Sequence[Reason]) -> list[str]:
+        """The reasons of one part in words; a cama or game reached by the envido says that
+        the truco was not counted."""
+        rules = account.rules
+        out = []
+        for i, r in enumerate(reasons):
+            text = self.reason(r, rules.target, rules.camas_to_win)
+            if r.kind in (CAMA, GAME) and i and reasons[i - 1].kind in (R_ENVIDO, ENVIDO_REJECTED):
+                w = self.words
+                text += w(
+                    "r_no_truco", envido=w.call(ENVIDO), truco=w.call(TRUCO), target=rules.target
+                )
+            out.append(text)
+        return out
+
+    # ------------------------------------------------------------------ a whole hand
+
+    def summary(self, account: Account) -> list[str]:
+        """The end-of-hand summary: each part's reasons (duel by duel) and the total."""
+        lines: list[str] = []
+        for part in account.parts:
+            if account.pica_pica:
+                lines.append(self.event(Event(DUEL, number=part.number, seats=part.seats)))
+            lines += [
+                "  " + t if account.pica_pica else t for t in self.reasons(account, part.reasons)
+            ]
+        lines.append(self.total(account))
+        return lines
+
+    def total(self, account: Account) -> str:
+        w = self.words
+        (ta, tb) = self._pair((0, 1))
+        pa, pb = account.points[ta], account.points[tb]
+        scored = [r for r in account.reasons if r.kind not in (CAMA, GAME)]
+        if not scored:
+            return w("total", a=self.teams[ta], pa=pa, b=self.teams[tb], pb=pb)
+        sa, sb = self._pair(scored[-1].score)
+        return w("total_score", a=self.teams[ta], pa=pa, b=self.teams[tb], pb=pb, sa=sa, sb=sb)
+
+    def explain(self, account: Account, number: int) -> list[str]:
+        """A whole hand told as a referee tells it: header, cards, events, points, total."""
+        w = self.words
+        lines = [w("hand_header", n=number, kind=w(account.kind), name=self._name(account.mano))]
+        if any(account.cards):
+            cards = " · ".join(
+                w(
+                    "hand_card",
+                    name=self._name(s),
+                    cards=" ".join(NAMES[c] for c in cs),
+                    value=account.values[s],
+                )
+                for s, cs in enumerate(account.cards)
+                if cs
+            )
+            lines.append("  " + w("hand_cards", cards=cards))
+        for part in account.parts:
+            for event in part.events:
+                indent = "  " if event.kind == DUEL else "    "
+                lines.append(indent + self.event(event))
+            if part.reasons or part.over:
+                lines.append(("    " if account.pica_pica else "  ") + w("points"))
+                for text in self.reasons(account, part.reasons):
+                    lines.append(("      " if account.pica_pica else "    ") + "· " + text)
+        if not account.complete:
+            lines.append("  " + w("incomplete"))
+        lines.append("  " + self.total(account))
+        return lines
+
+    def stake(self, stake: Stake) -> str:
+        """A pending call's stake: what quiero and no quiero are worth now."""
+        w = self.words
+        team = self.teams[stake.caller_team]
+        if stake.call == ABOUT_TRUCO:
+            call = _cap(w.call(TRUCO_CALLS[stake.level]))
+            quiero = w("stake_cama") if stake.level >= 4 else str(stake.quiero[0])
+            return w("stake_truco", call=call, quiero=quiero, team=team, no_quiero=stake.no_quiero)
+        head = w.head(stake.chain)
+        if stake.quiero[0] == stake.quiero[1]:
+            quiero = str(stake.quiero[0])
+        else:
+            quiero = f"{stake.quiero[0]} / {stake.quiero[1]}"
+        if FALTA_ENVIDO in stake.chain:
+            if stake.falta[0] == stake.falta[1]:
+                quiero = w("stake_falta", falta=stake.falta[0])
+            else:
+                quiero = w(
+                    "stake_falta_each",
+                    a=stake.falta[0],
+                    ta=self.teams[0],
+                    b=stake.falta[1],
+                    tb=self.teams[1],
+                )
+        return w("stake_envido", head=head, quiero=quiero, team=team, no_quiero=stake.no_quiero)
