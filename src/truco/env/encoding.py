@@ -86,7 +86,8 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, NUM_ACTIONS, QUIERO, REAL_ENVIDO
+from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
+from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO
 from truco.cards import NAMES
 from truco.match import PICA_PICA, Match
 from truco.observation import Observation, PublicHand

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from truco.actions import NUM_ACTIONS
+from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
 from truco.arena import parse_bot_spec
 from truco.bots import make_bot
 from truco.bots.base import Bot

@@ -56,7 +56,8 @@ from typing import Any, Final
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from truco.actions import NUM_ACTIONS, token
+from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
+from truco.actions import token
 from truco.bots.knowledge import Sampler
 from truco.cards import NAMES
 from truco.env import encoding

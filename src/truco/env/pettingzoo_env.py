@@ -52,7 +52,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from truco.actions import NUM_ACTIONS
+from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
 from truco.env import encoding
 from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
 from truco.match import Match
