@@ -187,7 +187,7 @@ class OptionHand(Hand):
             if caught is None:
                 mask = senalib.draw_catches(self.rng, self.rules.senas_catch, opponents)
             else:
-                mask = senalib.catch_mask(caught, seat, opponents)
+                mask = senalib.catch_mask(caught, seat, opponents, self.rules.players)
             self._legal = None
             self.history.append(seat << 6 | action)
             if mask:

@@ -97,10 +97,14 @@ def draw_catches(rng: random.Random, chance: float, opponents: Iterable[int]) ->
     return mask
 
 
-def catch_mask(caught: Iterable[int], signaller: int, opponents: Sequence[int]) -> int:
+def catch_mask(
+    caught: Iterable[int], signaller: int, opponents: Sequence[int], players: int
+) -> int:
     """The mask of a record's catchers, refusing those the rules exclude (RULES.md 11.1)."""
     mask = 0
     for seat in caught:
+        if not 0 <= seat < players:
+            raise IllegalActionError(f"p{seat} is not at this table of {players}")
         if seat not in opponents:
             if seat % 2 == signaller % 2:
                 who = "the signaller" if seat == signaller else f"a partner of p{signaller}"
