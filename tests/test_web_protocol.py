@@ -68,7 +68,7 @@ def test_create_table_validation(server: LiveServer) -> None:
         "variant": "argentino",
         "players": 2,
         "seats": [human, bot],
-        "options": {"manilla": True},
+        "options": {"flor": True},
     }
     assert post(bad_option).status_code == 422
     ok = post(
