@@ -75,6 +75,7 @@ class Match:
         "_deck",
         "_duels",
         "_reset_next",
+        "_talk",
         "camas",
         "hand",
         "hands",
@@ -104,6 +105,8 @@ class Match:
             rules = find_variant(rules)
         self.rules = rules
         self.n = rules.players
+        #: Whether an option of RULES.md 11 is on: hands are then OptionHands.
+        self._talk = rules.table_talk
         if not 0 <= mano < self.n:
             raise RulesError(f"mano: seat {mano} is not at a table of {self.n}")
         self.score = [min(int(s), rules.target) for s in score]
@@ -236,7 +239,7 @@ class Match:
         else:
             seats = tuple([(self.mano + i) % self.n for i in range(self.n)])
             deal = tuple([dealt[s] for s in seats])
-            if self.rules.table_talk:
+            if self._talk:
                 self.hand = new_hand(self.rules, seats, deal, self.score, rng=self.rng)
             else:
                 self.hand = Hand(self.rules, seats, deal, self.score)
@@ -255,7 +258,7 @@ class Match:
     def _hand_over(self) -> None:
         hand = self.hand
         log = self.hands[-1]
-        if isinstance(hand, OptionHand) and hand.catches:
+        if self._talk and isinstance(hand, OptionHand) and hand.catches:
             at = len(log.moves)
             log.catches.update((at + i, mask) for i, mask in hand.catches.items())
         log.moves.extend(hand.history)

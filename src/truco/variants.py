@@ -85,7 +85,7 @@ class Rules:
     flor_points: int = 3
     #: Whether a player holding a flor must sing it before playing a card (a house rule).
     flor_must_sing: bool = False
-    #: Free-form extras for later options (flor, señas); empty for now.
+    #: Free-form extras for later options; empty for now.
     extras: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
