@@ -133,10 +133,13 @@ class TrucoGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None, rules: Rules | None = None) -> None:
         full = {**_DEFAULT_PARAMS, **(params or {})}
+        if rules is not None and "layout" not in (params or {}):
+            del full["layout"]
         self.rules = rules if rules is not None else rules_of(full)
         if self.rules.senas:
             raise RulesError("python_truco does not play señas (their catches are chance)")
-        self.layout = encoding.check_layout(self.rules, int(full.get("layout", 1)))
+        layout = 2 if rules is not None and rules.table_talk else 1  # rules given: fit them
+        self.layout = encoding.check_layout(self.rules, int(full.get("layout", layout)))
         if rules is not None:
             full = {
                 "variant": rules.name,
