@@ -2,7 +2,8 @@
 
 An :class:`Observation` is built from the match for one seat and holds nothing else: the
 seat's own cards, every card played face up, every call and answer, the envido values that
-were stated, and the cards shown at the end of a hand. Other seats' cards in hand, folded
+were stated, the cards shown at the end of a hand, and (RULES.md 11.1) the señas of its team
+and the opponents' señas it caught. Other seats' cards in hand, folded
 cards and values covered by "son buenas" are not in it, so a bot given an observation
 cannot reach them.
 """
@@ -50,7 +51,8 @@ class Observation:
     kind: str
     #: The seats playing the current hand (two in a pica-pica duel), the mano first.
     seats: tuple[int, ...]
-    #: Every move of the current hand so far, all duels of a pica-pica hand included.
+    #: Every move of the current hand so far, all duels of a pica-pica hand included; of the
+    #: señas, only those this seat saw (an opponent's it caught has ``caught_by == (seat,)``).
     moves: tuple[Move, ...]
     #: Cards on the table, baza by baza, as (seat, card) in the order played.
     bazas: tuple[tuple[tuple[int, int], ...], ...]
