@@ -136,6 +136,8 @@ def test_replay_json_reasons_add_up_for_every_record(capsys: pytest.CaptureFixtu
                     "truco-rejected",
                     "mazo",
                     "mazo-penalty",
+                    "flor",
+                    "flor-rejected",
                     "cama",
                     "game",
                 }

@@ -18,7 +18,7 @@ pytest.importorskip("gymnasium")
 import numpy as np
 
 from truco import Match, find_variant
-from truco.actions import NUM_ACTIONS
+from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
 from truco.env import encoding
 from truco.variants import PRESETS, Rules
 

@@ -56,6 +56,9 @@ def test_parameters_and_sizes() -> None:
         "variant": "argentino",
         "players": 2,
         "target": 0,
+        "layout": 1,
+        "flor": False,
+        "ley": False,
     }
 
 

@@ -21,9 +21,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from truco import IllegalActionError, Match, TrucoError, find_variant
-from truco.actions import NUM_ACTIONS
+from truco.actions import (
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    CONTRAFLOR_AL_RESTO,
+    FLOR,
+    NUM_ACTIONS,
+    Move,
+    is_sena,
+)
 from truco.cards import NAMES, envido_value
 from truco.hand import ENVIDO_PENDING, Hand
+from truco.match import HandLog
 from truco.records import dumps, loads
 from truco.referee import record_of, replay
 from truco.variants import PRESETS, Rules
@@ -31,8 +40,30 @@ from truco.variants import PRESETS, Rules
 #: The records of NOTATION.md's examples, in the shared folder next to the repository.
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLE_RECORDS = sorted(EXAMPLES_DIR.glob("*.truco"))
-CONFIGS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
+#: Every setup with the options of RULES.md 11 on where they apply: a ley de juego everywhere,
+#: señas in team games, flor in argentino (and argentino's house flor: worth 4, must be sung).
+OPTION_SETS = {
+    "options": lambda preset, n: {
+        "ley_de_juego": True,
+        **({"senas": True, "senas_catch": 0.5} if n >= 4 else {}),
+        **({"flor": True} if preset.flor_known else {}),
+    },
+    "house-flor": lambda preset, n: (
+        {"flor": True, "flor_points": 4, "flor_must_sing": True, "senas": n >= 4}
+        if preset.flor_known
+        else None
+    ),
+}
+CONFIGS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts] + [
+    (f"{name}+{key}", n)
+    for key, options in OPTION_SETS.items()
+    for name, preset in PRESETS.items()
+    for n in preset.player_counts
+    if options(preset, n) is not None
+]
 CONFIG_IDS = [f"{name}-{n}" for name, n in CONFIGS]
+
+FLOR_CALLS = (FLOR, CONTRAFLOR, CONTRAFLOR_AL_RESTO, CON_FLOR_ME_ACHICO)
 
 #: No random playout comes near this; a match that does has not terminated.
 MAX_MATCH_ACTIONS = 20_000
@@ -58,7 +89,13 @@ FAST = settings(
 
 
 def rules_for(name: str, players: int) -> Rules:
-    return find_variant(name, players=players)
+    """The rules of a setup: a preset, or ``preset+options`` with RULES.md 11 on."""
+    name, _, key = name.partition("+")
+    if not key:
+        return find_variant(name, players=players)
+    options = OPTION_SETS[key](PRESETS[name], players)
+    assert options is not None
+    return find_variant(name, players=players, **options)
 
 
 def choose(match: Match, rnd: random.Random, card_bias: float) -> int:
@@ -191,7 +228,7 @@ def snapshot(match: Match) -> tuple[object, ...]:
 
 
 #: Ints outside the action space: refused like any illegal action.
-OUT_OF_RANGE = (-1, NUM_ACTIONS, 63, 64, 1000)
+OUT_OF_RANGE = (-1, NUM_ACTIONS, NUM_ACTIONS + 1, 1000)
 
 
 def check_illegal(match: Match) -> None:
@@ -210,6 +247,7 @@ def check_illegal(match: Match) -> None:
             and not hand.over
             and not hand.truco_pending
             and hand.envido_state != ENVIDO_PENDING
+            and any(x < 40 for x in legal)  # no flor call is waiting (RULES.md 11.3)
         ):
             own = hand.dealt[hand.actor]
             expected = "was already played" if a in own else "does not hold"
@@ -312,6 +350,29 @@ def check_hidden(match: Match, played: set[int]) -> None:
         for text in (repr(obs), str(obs), obs.describe()):
             named = set(CARD_NAME.findall(text)) & hidden
             assert not named, f"p{seat}'s view names {sorted(named)}"
+        assert [m for m in obs.moves if is_sena(m.action)] == seen_senas(match, seat)
+        if obs.previous is not None:
+            previous = [m for m in obs.previous.moves if is_sena(m.action)]
+            assert previous == seen_senas(match, seat, match.hands[-2])
+
+
+def seen_senas(match: Match, seat: int, log: HandLog | None = None) -> list[Move]:
+    """RULES.md 11.1: the señas ``seat`` may know of: all of its team's, and the opponents' it
+    caught (marked as caught by it); never one it did not see."""
+    if log is None:
+        codes, catches = match.hand_moves(), match.hand_catches()
+    else:
+        codes, catches = log.moves, log.catches
+    out = []
+    for i, code in enumerate(codes):
+        signaller, action = code >> 6, code & 63
+        if not is_sena(action):
+            continue
+        if signaller % 2 == seat % 2:
+            out.append(Move(signaller, action))
+        elif catches.get(i, 0) >> seat & 1:
+            out.append(Move(signaller, action, (seat,)))
+    return out
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=CONFIG_IDS)
@@ -360,14 +421,56 @@ def test_observation_is_the_same_whatever_the_hidden_cards(name, players, data, 
     base, other = Match(rules, auto_deal=False), Match(rules, auto_deal=False)
     base.start_hand(first.cards)
     other.start_hand(other_deal)
-    for code in [*moves, None]:
+    catches = first.catches if first.complete else match.hand_catches()
+    for i, code in enumerate([*moves, None]):
         if base.hand.said or base.hand.over:
             break
         assert other.observation(seat) == base.observation(seat)
         if code is not None:
+            if code & 63 in FLOR_CALLS or (rules.flor and code & 63 not in other.legal_actions()):
+                # A flor sung tells of the singer's cards; a flor dealt in the other deal
+                # (one that must be sung) changes what its holder may do (RULES.md 11.3).
+                break
             assert other.turn == base.turn == code >> 6
-            base.apply(code & 63)
-            other.apply(code & 63)
+            caught = tuple(s for s in range(players) if catches.get(i, 0) >> s & 1)
+            base.apply_move(Move(code >> 6, code & 63, caught))
+            other.apply_move(Move(code >> 6, code & 63, caught))
+
+
+SENA_CONFIGS = [(name, n) for name, n in CONFIGS if rules_for(name, n).senas]
+
+
+@pytest.mark.parametrize(("name", "players"), SENA_CONFIGS, ids=lambda v: str(v))
+@FAST
+@given(data=st.data(), seed=SEEDS, card_bias=CARD_BIAS)
+def test_nobody_learns_of_a_sena_they_did_not_see(name, players, data, seed, card_bias):
+    """RULES.md 11.1 and 10: replay a hand without the señas one seat did not see (the
+    opponents' it did not catch), and that seat's observation is the same at every step."""
+    rules = rules_for(name, players)
+    match = Match(rules, seed=seed)
+    rnd = data.draw(st.randoms(use_true_random=False), label="rnd")
+    for m, _ in play(match, rnd, card_bias):
+        if len(m.hands) > 1:
+            break
+    first = match.hands[0]
+    moves = list(first.moves if first.complete else match.hand.history)
+    catches = first.catches if first.complete else match.hand_catches()
+    seat = data.draw(st.integers(0, players - 1), label="seat")
+    base, other = Match(rules, auto_deal=False), Match(rules, auto_deal=False)
+    base.start_hand(first.cards)
+    other.start_hand(first.cards)
+    hidden = 0
+    for i, code in enumerate(moves):
+        caught = catches.get(i, 0)
+        move = Move(code >> 6, code & 63, tuple(s for s in range(players) if caught >> s & 1))
+        base.apply_move(move)
+        if is_sena(move.action) and (move.seat - seat) % 2 and seat not in move.caught_by:
+            hidden += 1
+        else:
+            other.apply_move(move)
+        assert other.observation(seat) == base.observation(seat)
+        if base.hand.over:
+            break
 
 
 def check_envido(hand: Hand) -> None:
@@ -424,10 +527,18 @@ def starts(rules: Rules) -> st.SearchStrategy[dict[str, object]]:
 
 def history(match: Match) -> list[tuple[object, ...]]:
     out = [
-        (log.mano, log.kind, log.cards, tuple(log.moves), tuple(log.points), log.complete)
+        (
+            log.mano,
+            log.kind,
+            log.cards,
+            tuple(log.moves),
+            tuple(log.points),
+            log.complete,
+            sorted(log.catches.items()),
+        )
         for log in match.hands
     ]
-    out.append((tuple(match.hand.history), match.hand.over))
+    out.append((tuple(match.hand.history), match.hand.over, sorted(match.hand_catches().items())))
     return out
 
 

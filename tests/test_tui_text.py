@@ -22,7 +22,13 @@ from truco.tui.i18n import TEXTS, Texts
 from truco.tui.narrate import Chronicle, Teller, team_names
 from truco.tui.steps import build_steps
 
-RECORDS = sorted(Path(__file__).parent.joinpath("records").glob("*.truco"))
+#: The terminal does not tell señas, a ley de juego or flor yet (rules 11; `truco play --review`
+#: refuses such records with a clear error): their scenario records (11_*) are left out here.
+RECORDS = sorted(
+    p
+    for p in Path(__file__).parent.joinpath("records").glob("*.truco")
+    if not p.name.startswith("11_")
+)
 TABLES = [("argentino", 2), ("argentino", 4), ("espanol", 6), ("valenciano", 2), ("valenciano", 8)]
 
 
@@ -177,3 +183,13 @@ def test_play_options_are_checked_before_the_screen_opens(
     broken.write_text('variant = "argentino"\n[[hands]]\ncards = ["1e 7o 4c", "1e 12c 5e"]\n')
     assert play(parser.parse_args(["play", "--review", str(broken)])) == 1
     assert capsys.readouterr().err.startswith("error: hand 1: cards: 1e is dealt twice")
+
+
+def test_review_refuses_records_with_the_options_of_rules_11(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from truco.cli import main
+
+    example = Path(__file__).parents[1] / "examples" / "espanol-4p-senas.truco"
+    assert main(["play", "--review", str(example)]) == 1
+    assert "does not show señas" in capsys.readouterr().err

@@ -156,7 +156,7 @@ def test_every_refusal_changes_nothing(server: LiveServer) -> None:
                 (p0, json.dumps({"type": "hello"}), "already_hello"),
                 (p1, json.dumps({"type": "act", "action": "truco", "seq": seq}), "not_your_turn"),
                 (p0, json.dumps({"type": "act", "action": "truco", "seq": seq + 5}), "stale"),
-                (p0, json.dumps({"type": "act", "action": "flor", "seq": seq}), "bad_action"),
+                (p0, json.dumps({"type": "act", "action": "chinchon", "seq": seq}), "bad_action"),
                 (p0, json.dumps({"type": "act", "action": "quiero", "seq": seq}), "illegal"),
                 (p0, json.dumps({"type": "act", "action": "retruco", "seq": seq}), "illegal"),
                 (

@@ -28,12 +28,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from truco.actions import (
+    A_LEY_DE_JUEGO,
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    CONTRAFLOR_AL_RESTO,
     ENVIDO,
     FALTA_ENVIDO,
+    FLOR,
     JOC_FORA,
     MAZO,
     NO_QUIERO,
     QUIERO,
+    SENAS,
     TRUCO,
     Move,
 )
@@ -53,10 +59,12 @@ MAZO_EVENT = "mazo"  # ``seat`` goes to the mazo
 STATEMENT = "statement"  # ``seat`` states ``value`` (None: "son buenas")
 BAZA = "baza"  # baza ``number`` ends, won by ``winner`` (-1: parda)
 SHOWN = "shown"  # ``seat`` shows ``cards`` (the envido winner, RULES.md 5.5)
+SENA = "sena"  # ``seat`` makes the seña ``action``; ``seats``: who caught it (RULES.md 11.1)
 
 #: What an answer or a raise answers.
 ABOUT_TRUCO = "truco"
 ABOUT_ENVIDO = "envido"
+ABOUT_FLOR = "flor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +181,7 @@ def _events(
     chain: list[int] = []
     envido_pending = False
     truco_pending = 0
+    flor_pending = 0
 
     def end_baza() -> None:
         nonlocal baza, count
@@ -201,6 +210,22 @@ def _events(
             out.append(Event(CALL, seat, action, about=about, raise_=raise_))
             chain.append(action)
             envido_pending = True
+        elif action in SENAS:
+            out.append(Event(SENA, seat, action, seats=move.caught_by))
+        elif action == A_LEY_DE_JUEGO:  # RULES.md 11.2: truco and falta envido at once
+            out.append(Event(CALL, seat, action))
+            truco_pending = 1
+            chain.append(FALTA_ENVIDO)
+            envido_pending = True
+        elif action in (FLOR, CON_FLOR_ME_ACHICO):  # RULES.md 11.3: the envido is void
+            out.append(Event(CALL, seat, action))
+            envido_pending = False
+        elif action in (CONTRAFLOR, CONTRAFLOR_AL_RESTO):
+            out.append(Event(CALL, seat, action))
+            flor_pending = action
+        elif action in (QUIERO, NO_QUIERO) and flor_pending:
+            out.append(Event(ANSWER, seat, action, about=ABOUT_FLOR, call=flor_pending))
+            flor_pending = 0
         elif action in (QUIERO, NO_QUIERO):
             if envido_pending:
                 torne = chain[-1] == ENVIDO and chain.count(ENVIDO) > 1

@@ -23,6 +23,7 @@ from truco.account import (
     CARD,
     DUEL,
     MAZO_EVENT,
+    SENA,
     SHOWN,
     STATEMENT,
     Account,
@@ -30,8 +31,13 @@ from truco.account import (
     Stake,
 )
 from truco.actions import (
+    A_LEY_DE_JUEGO,
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    CONTRAFLOR_AL_RESTO,
     ENVIDO,
     FALTA_ENVIDO,
+    FLOR,
     JOC_FORA,
     NO_QUIERO,
     QUIERO,
@@ -45,14 +51,17 @@ from truco.cards import NAMES, RANK, SUIT, envido_value, spanish_name
 from truco.reasons import (
     CAMA,
     ENVIDO_REJECTED,
+    FLOR_REJECTED,
     GAME,
     MAZO_PENALTY,
     TRUCO_REJECTED,
     Reason,
 )
 from truco.reasons import ENVIDO as R_ENVIDO
+from truco.reasons import FLOR as R_FLOR
 from truco.reasons import MAZO as R_MAZO
 from truco.reasons import TRUCO as R_TRUCO
+from truco.senas import MEANINGS
 
 LANGS: Final = ("es", "en")
 
@@ -69,6 +78,11 @@ CALL_WORDS: Final[dict[str, dict[int | str, str]]] = {
         FALTA_ENVIDO: "falta envido",
         QUIERO: "quiero",
         NO_QUIERO: "no quiero",
+        A_LEY_DE_JUEGO: "a ley de juego está todo dicho",
+        FLOR: "flor",
+        CONTRAFLOR: "contraflor",
+        CONTRAFLOR_AL_RESTO: "contraflor al resto",
+        CON_FLOR_ME_ACHICO: "con flor me achico",
     },
     "valenciano": {
         TRUCO: "truc",
@@ -83,6 +97,14 @@ CALL_WORDS: Final[dict[str, dict[int | str, str]]] = {
     },
 }
 
+#: The meanings of the señas (truco.senas.MEANINGS) in Spanish.
+_ES_MEANINGS: Final = {
+    "any 3": "un 3",
+    "any 2": "un 2",
+    "1o or 1c": "un as falso",
+    "bad cards": "malas cartas",
+    "good envido": "buen envido",
+}
 _EN_SUITS: Final = ("swords", "clubs", "coins", "cups")
 _EN_RANKS: Final = {1: "ace", 10: "jack", 11: "knight", 12: "king"}
 _ES_ORDINALS: Final = ("1ª", "2ª", "3ª")
@@ -106,6 +128,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda",
         "ev_shown": "{name}: muestro {cards} ({value} de envido)",
         "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
+        "ev_sena": "{name} hace una seña: {gesture} ({meaning})",
+        "ev_sena_caught": "{name} hace una seña: {gesture} ({meaning}); la ven {caught}",
+        "r_flor": "Flor → {team} +{points}",
+        "r_flor_won": "{call} querida → gana la flor de {name} · {team} +{points}",
+        "r_flor_rejected": "{name}: {call} → {team} +{points}",
         "r_envido": "{head} querido{falta} → {name}: {value} · {team} +{points}",
         "r_envido_hidden": "{head} querido{falta} → {team} +{points}",
         "r_falta": ", la falta vale {falta}",
@@ -164,6 +191,11 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda (tied)",
         "ev_shown": "{name}: showing {cards} (envido {value})",
         "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
+        "ev_sena": "{name} makes a seña: {gesture} ({meaning})",
+        "ev_sena_caught": "{name} makes a seña: {gesture} ({meaning}); caught by {caught}",
+        "r_flor": "Flor → {team} +{points}",
+        "r_flor_won": "{call} accepted → {name}'s flor wins · {team} +{points}",
+        "r_flor_rejected": "{name}: {call} → {team} +{points}",
         "r_envido": "{head} accepted{falta} → {name}: {value} · {team} +{points}",
         "r_envido_hidden": "{head} accepted{falta} → {team} +{points}",
         "r_falta": ", the falta is worth {falta}",
@@ -359,6 +391,16 @@ class Teller:
         if kind == SHOWN:
             cards = w("and").join(w.card(c) for c in event.cards)
             return w("ev_shown", name=name, cards=cards, value=envido_value(event.cards))
+        if kind == SENA:
+            meaning, gesture_es, gesture_en = MEANINGS[event.action]
+            if w.lang == "es":
+                meaning = _ES_MEANINGS.get(meaning, meaning)
+            gesture = gesture_es if w.lang == "es" else gesture_en
+            said = {"name": name, "gesture": gesture, "meaning": meaning}
+            if event.seats:
+                caught = w("and").join(self._name(s) for s in event.seats)
+                return w("ev_sena_caught", caught=caught, **said)
+            return w("ev_sena", **said)
         if kind == DUEL:
             a, b = event.seats
             return w("ev_duel", n=event.number, a=self._name(a), b=self._name(b))
@@ -424,6 +466,14 @@ class Teller:
             text = w("r_truco_rejected", call=call, name=name, team=team, points=points)
         elif kind == R_MAZO:
             text = w("r_mazo", name=name, team=team, value=self._value(reason.call), points=points)
+        elif kind == R_FLOR and reason.call in (CONTRAFLOR, CONTRAFLOR_AL_RESTO):
+            call = _cap(w.call(reason.call))
+            text = w("r_flor_won", call=call, name=name, team=team, points=points)
+        elif kind == R_FLOR:
+            text = w("r_flor", team=team, points=points)
+        elif kind == FLOR_REJECTED:
+            call = w.call(NO_QUIERO if reason.call != CON_FLOR_ME_ACHICO else reason.call)
+            text = w("r_flor_rejected", name=name, call=_cap(call), team=team, points=points)
         elif kind == MAZO_PENALTY:
             text = w("r_mazo_penalty", team=team, points=points)
         elif kind in (CAMA, GAME):

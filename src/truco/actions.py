@@ -31,8 +31,30 @@ FALTA_ENVIDO: Final = 46
 QUIERO: Final = 47
 NO_QUIERO: Final = 48
 MAZO: Final = 49
-#: Number of distinct actions: a fixed action space for environments.
-NUM_ACTIONS: Final = 50
+#: The señas of RULES.md 11.1 (50..58), "a ley de juego" (11.2) and the flor calls (11.3).
+SENA_1E: Final = 50
+SENA_1B: Final = 51
+SENA_7E: Final = 52
+SENA_7O: Final = 53
+SENA_3: Final = 54
+SENA_2: Final = 55
+SENA_FALSO: Final = 56
+SENA_MALAS: Final = 57
+SENA_ENVIDO: Final = 58
+A_LEY_DE_JUEGO: Final = 59
+FLOR: Final = 60
+CONTRAFLOR: Final = 61
+CONTRAFLOR_AL_RESTO: Final = 62
+CON_FLOR_ME_ACHICO: Final = 63
+SENAS: Final = tuple(range(SENA_1E, SENA_ENVIDO + 1))
+#: The actions of the rule options off by default (RULES.md 11): 50 and above.
+FIRST_OPTION_ACTION: Final = SENA_1E
+#: Number of distinct actions: a fixed action space for environments (a move packs its action
+#: in 6 bits, ``seat << 6 | action``, so there are at most 64).
+NUM_ACTIONS: Final = 64
+#: The actions of the game without the options of RULES.md 11 (0..49): the action space of
+#: the environments' layout 1.
+CLASSIC_ACTIONS: Final = 50
 
 #: Truco call for each level 1..4 (index 0 unused).
 TRUCO_CALLS: Final = (-1, TRUCO, RETRUCO, VALE_CUATRO, JOC_FORA)
@@ -49,6 +71,20 @@ CALL_TOKENS: Final = {
     QUIERO: "quiero",
     NO_QUIERO: "no-quiero",
     MAZO: "mazo",
+    SENA_1E: "sena-1e",
+    SENA_1B: "sena-1b",
+    SENA_7E: "sena-7e",
+    SENA_7O: "sena-7o",
+    SENA_3: "sena-3",
+    SENA_2: "sena-2",
+    SENA_FALSO: "sena-falso",
+    SENA_MALAS: "sena-malas",
+    SENA_ENVIDO: "sena-envido",
+    A_LEY_DE_JUEGO: "a-ley-de-juego",
+    FLOR: "flor",
+    CONTRAFLOR: "contraflor",
+    CONTRAFLOR_AL_RESTO: "contraflor-al-resto",
+    CON_FLOR_ME_ACHICO: "con-flor-me-achico",
 }
 ALIASES: Final = {
     "truc": TRUCO,
@@ -58,6 +94,7 @@ ALIASES: Final = {
     "torne": ENVIDO,
     "falta": FALTA_ENVIDO,
     "me-voy": MAZO,
+    **{"seña-" + CALL_TOKENS[a][5:]: a for a in SENAS},
 }
 _BY_TOKEN: Final = {**{t: a for a, t in CALL_TOKENS.items()}, **ALIASES}
 TOKENS: Final[tuple[str, ...]] = tuple(
@@ -66,6 +103,12 @@ TOKENS: Final[tuple[str, ...]] = tuple(
 
 
 _SEAT: Final = re.compile(r"p[0-9]{1,2}", re.ASCII)
+_CAUGHT: Final = "caught-by"
+
+
+def is_sena(action: Action) -> bool:
+    """Whether ``action`` is a seña (RULES.md 11.1)."""
+    return SENA_1E <= action <= SENA_ENVIDO
 
 
 def is_card(action: Action) -> bool:
@@ -101,16 +144,27 @@ def parse_token(text: str) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """An action by a seat, as written in records: ``p1 retruco``."""
+    """An action by a seat, as written in records: ``p1 retruco``.
+
+    A seña also names the opponents who caught it (RULES.md 11.1), in seat order:
+    ``p1 sena-1e caught-by p0,p2``; ``caught_by`` is empty for every other action.
+
+    >>> m = Move.parse("p1 seña-1e caught-by p2,p0")
+    >>> m.caught_by, str(m)
+    ((0, 2), 'p1 sena-1e caught-by p0,p2')
+    """
 
     seat: int
     action: Action
+    caught_by: tuple[int, ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> Move:
         if not isinstance(text, str):
             raise InvalidActionError(f"{text!r} is not an action string like 'p0 envido'")
         parts = text.split()
+        if len(parts) == 4 and parts[2] == _CAUGHT and _SEAT.fullmatch(parts[0]) is not None:
+            return cls._parse_caught(text, parts)
         if len(parts) != 2 or _SEAT.fullmatch(parts[0]) is None:
             shown = text if len(text) <= 40 else text[:40] + "..."
             if len(parts) == 2 and _SEAT.fullmatch(parts[0].lower()) is not None:
@@ -120,5 +174,26 @@ class Move:
             raise InvalidActionError(f"{shown!r} is not of the form 'p<seat> <token>'")
         return cls(int(parts[0][1:]), parse_token(parts[1]))
 
+    @classmethod
+    def _parse_caught(cls, text: str, parts: list[str]) -> Move:
+        shown = text if len(text) <= 60 else text[:60] + "..."
+        action = parse_token(parts[1])
+        if not is_sena(action):
+            raise InvalidActionError(f"{shown!r}: only a seña is caught, not {parts[1]!r}")
+        seats: list[int] = []
+        for item in parts[3].split(","):
+            if _SEAT.fullmatch(item) is None:
+                raise InvalidActionError(
+                    f"{shown!r}: {item!r} is not a seat; write the catchers as 'caught-by p0,p2'"
+                )
+            seat = int(item[1:])
+            if seat in seats:
+                raise InvalidActionError(f"{shown!r}: p{seat} is listed twice as a catcher")
+            seats.append(seat)
+        return cls(int(parts[0][1:]), action, tuple(sorted(seats)))
+
     def __str__(self) -> str:
+        if self.caught_by:
+            caught = ",".join(f"p{s}" for s in self.caught_by)
+            return f"p{self.seat} {TOKENS[self.action]} {_CAUGHT} {caught}"
         return f"p{self.seat} {TOKENS[self.action]}"

@@ -93,7 +93,24 @@ def _rules(args: argparse.Namespace) -> Rules:
     options: dict[str, object] = {"players": args.players}
     if args.target is not None:
         options["target"] = args.target
+    for item in getattr(args, "rule", None) or ():
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise TrucoError(f"--rule {item!r}: write it as key=value, e.g. senas=true")
+        options[key.strip()] = _rule_value(raw.strip())
     return find_variant(args.variant, **options)
+
+
+def _rule_value(raw: str) -> object:
+    """A ``--rule`` value as a record's [rules] would hold it: true/false, a number, a word."""
+    if raw in ("true", "false"):
+        return raw == "true"
+    for cast in (int, float):
+        try:
+            return cast(raw)
+        except ValueError:
+            continue
+    return raw
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -231,6 +248,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--target", type=int)
+    p.add_argument(
+        "--rule",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a rule option as in a record's [rules], e.g. --rule senas=true (repeatable)",
+    )
     p.add_argument("--matches", type=int, default=100, help="matches, in pairs of two")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -293,7 +316,12 @@ def _verify(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.func(args)
+    try:
+        code: int = args.func(args)
+    except BrokenPipeError:  # the reader left (`truco replay ... | head`): not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return code
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from truco.actions import (
     ENVIDO,
     FALTA_ENVIDO,
+    FIRST_OPTION_ACTION,
     JOC_FORA,
     MAZO,
     NO_QUIERO,
@@ -36,6 +37,12 @@ def explain(hand: Hand, action: int) -> str | None:
         return None
     if hand.over:
         return "the hand is over"
+    if action >= FIRST_OPTION_ACTION:  # RULES.md 11: an option this table does not play
+        from truco.options_legality import option_off
+
+        off = option_off(hand, action)
+        if off is not None:
+            return off
     from truco.hand import ENVIDO_PENDING
 
     p = hand.actor

@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from truco.actions import Move
+from truco.actions import Move, is_sena
 from truco.cards import NAMES
 from truco.errors import IllegalActionError, InvalidCardError, RulesError
 from truco.hand import Hand
+from truco.options_hand import OptionHand, new_hand
 from truco.reasons import CAMA, GAME, Reason
 from truco.variants import Rules, find_variant
 
@@ -58,9 +59,18 @@ class HandLog:
     reasons: tuple[Reason, ...] = ()
     #: The seat that won each baza (-1 for a parda), one tuple per hand or pica-pica duel.
     bazas: tuple[tuple[int, ...], ...] = ()
+    #: Who caught each seña (RULES.md 11.1): index in ``moves`` -> bit mask of seats.
+    catches: dict[int, int] = field(default_factory=dict)
 
     def actions(self) -> list[Move]:
-        return [Move(m >> 6, m & 63) for m in self.moves]
+        return [move_of(m, self.catches.get(i, 0)) for i, m in enumerate(self.moves)]
+
+
+def move_of(code: int, caught: int = 0) -> Move:
+    """The :class:`Move` of a packed move (``seat << 6 | action``) caught by ``caught``."""
+    if caught:
+        return Move(code >> 6, code & 63, tuple(s for s in range(8) if caught >> s & 1))
+    return Move(code >> 6, code & 63)
 
 
 class Match:
@@ -72,6 +82,7 @@ class Match:
         "_deck",
         "_duels",
         "_reset_next",
+        "_talk",
         "camas",
         "hand",
         "hands",
@@ -105,6 +116,8 @@ class Match:
             rules = find_variant(rules)
         self.rules = rules
         self.n = rules.players
+        #: Whether an option of RULES.md 11 is on: hands are then OptionHands.
+        self._talk = rules.table_talk
         if not 0 <= mano < self.n:
             raise RulesError(f"mano: seat {mano} is not at a table of {self.n}")
         self.score = [min(int(s), rules.target) for s in score]
@@ -162,6 +175,13 @@ class Match:
             raise IllegalActionError("the hand is over")
         if move.seat != self.turn:
             raise IllegalActionError(f"it is p{self.turn}'s turn, not p{move.seat}'s")
+        if move.caught_by or is_sena(move.action):
+            hand = self.hand
+            if not isinstance(hand, OptionHand):
+                hand.apply(move.action)  # refused: the option is off
+            else:  # RULES.md 11.1: the record says who caught the seña
+                hand.apply_sena(move.action, move.caught_by)
+            return
         self.apply(move.action)
 
     def clone(self) -> Match:
@@ -184,6 +204,7 @@ class Match:
                 h.shown,
                 h.reasons,
                 h.bazas,
+                dict(h.catches),
             )
             for h in self.hands
         ]
@@ -191,6 +212,8 @@ class Match:
         other._deck = list(self._deck)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
+        if isinstance(other.hand, OptionHand):
+            other.hand.rng = other.rng
         return other
 
     # ------------------------------------------------------------------ hands
@@ -231,22 +254,30 @@ class Match:
             self._start_duel(first)
         else:
             seats = tuple([(self.mano + i) % self.n for i in range(self.n)])
-            self.hand = Hand(self.rules, seats, tuple([dealt[s] for s in seats]), self.score)
+            deal = tuple([dealt[s] for s in seats])
+            if self._talk:
+                self.hand = new_hand(self.rules, seats, deal, self.score, rng=self.rng)
+            else:
+                self.hand = Hand(self.rules, seats, deal, self.score)
 
     def _start_duel(self, seats: tuple[int, int]) -> None:
         dealt = self.hands[-1].cards
-        self.hand = Hand(
+        self.hand = new_hand(
             self.rules,
             seats,
             (dealt[seats[0]], dealt[seats[1]]),
             self.score,
             falta_fixed=self.rules.pica_pica_falta,
             duel=3 - len(self._duels),
+            rng=self.rng,
         )
 
     def _hand_over(self) -> None:
         hand = self.hand
         log = self.hands[-1]
+        if self._talk and isinstance(hand, OptionHand) and hand.catches:
+            at = len(log.moves)
+            log.catches.update((at + i, mask) for i, mask in hand.catches.items())
         log.moves.extend(hand.history)
         log.points[0] += hand.points[0]
         log.points[1] += hand.points[1]
@@ -310,6 +341,17 @@ class Match:
         if not self.hand.over:
             moves.extend(self.hand.history)
         return moves
+
+    def hand_catches(self) -> dict[int, int]:
+        """Who caught each seña of :meth:`hand_moves`: index -> bit mask of seats."""
+        if not self.hands:
+            return {}
+        catches = dict(self.hands[-1].catches)
+        hand = self.hand
+        if not hand.over and isinstance(hand, OptionHand) and hand.catches:
+            at = len(self.hands[-1].moves)
+            catches.update((at + i, mask) for i, mask in hand.catches.items())
+        return catches
 
     def hand_points(self) -> tuple[int, int]:
         """What the hand in play (all its duels) has scored so far, per team."""

@@ -2,7 +2,8 @@
 
 An :class:`Observation` is built from the match for one seat and holds nothing else: the
 seat's own cards, every card played face up, every call and answer, the envido values that
-were stated, and the cards shown at the end of a hand. Other seats' cards in hand, folded
+were stated, the cards shown at the end of a hand, and (RULES.md 11.1) the señas of its team
+and the opponents' señas it caught. Other seats' cards in hand, folded
 cards and values covered by "son buenas" are not in it, so a bot given an observation
 cannot reach them.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from truco.actions import MAZO, Move
+from truco.actions import MAZO, SENA_1E, SENA_ENVIDO, Move
 from truco.cards import NAMES
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import HandLog, Match
@@ -21,7 +22,8 @@ from truco.variants import Rules
 
 @dataclass(frozen=True, slots=True)
 class PublicHand:
-    """What everyone saw of a finished hand: its moves, points, statements and shown cards."""
+    """What everyone saw of a finished hand: its moves, points, statements and shown cards
+    (and the señas the observing seat saw, RULES.md 11.1)."""
 
     mano: int
     kind: str
@@ -54,7 +56,8 @@ class Observation:
     kind: str
     #: The seats playing the current hand (two in a pica-pica duel), the mano first.
     seats: tuple[int, ...]
-    #: Every move of the current hand so far, all duels of a pica-pica hand included.
+    #: Every move of the current hand so far, all duels of a pica-pica hand included; of the
+    #: señas, only those this seat saw (an opponent's it caught has ``caught_by == (seat,)``).
     moves: tuple[Move, ...]
     #: Cards on the table, baza by baza, as (seat, card) in the order played.
     bazas: tuple[tuple[tuple[int, int], ...], ...]
@@ -84,6 +87,8 @@ class Observation:
     reasons: tuple[Reason, ...] = ()
     #: The seat that won each finished baza (-1 for a parda), one tuple per duel so far.
     bazas_won: tuple[tuple[int, ...], ...] = ()
+    #: The contraflor call waiting for an answer (RULES.md 11.3), or 0.
+    flor_pending: int = 0
 
     @property
     def team(self) -> int:
@@ -159,7 +164,7 @@ def observe(match: Match, seat: int) -> Observation:
         mano=log.mano if log is not None else match.mano,
         kind=log.kind if log is not None else match.kind,
         seats=hand.seat_of,
-        moves=tuple(Move(m >> 6, m & 63) for m in moves),
+        moves=_visible(match.rules, moves, match.hand_catches(), seat),
         bazas=_bazas(hand),
         baza_results=tuple(hand.baza_results),
         folded=folded,
@@ -174,9 +179,10 @@ def observe(match: Match, seat: int) -> Observation:
         hand_over=hand.over,
         match_over=match.over,
         winner=match.winner,
-        previous=_public(match.hands[-2]) if len(match.hands) >= 2 else None,
+        previous=_public(match.hands[-2], seat, match.rules) if len(match.hands) >= 2 else None,
         reasons=public_reasons(match.hand_reasons(), (*(log.shown if log else ()), *shown)),
         bazas_won=match.hand_bazas(),
+        flor_pending=_flor_pending(hand),
     )
 
 
@@ -193,6 +199,33 @@ def public_reasons(
     )
 
 
+def _visible(
+    rules: Rules, codes: list[int], catches: dict[int, int], seat: int
+) -> tuple[Move, ...]:
+    """The moves ``seat`` saw (RULES.md 11.1): every seña of its team, and the opponents'
+    señas it caught, marked ``caught_by=(seat,)``; an uncaught seña is not there at all."""
+    if not rules.senas:
+        return tuple(Move(m >> 6, m & 63) for m in codes)
+    out: list[Move] = []
+    for i, m in enumerate(codes):
+        action = m & 63
+        if SENA_1E <= action <= SENA_ENVIDO and (m >> 6) % 2 != seat % 2:
+            if not catches.get(i, 0) >> seat & 1:
+                continue
+            out.append(Move(m >> 6, action, (seat,)))
+        else:
+            out.append(Move(m >> 6, action))
+    return tuple(out)
+
+
+def _flor_pending(hand: Hand) -> int:
+    from truco.options_hand import FLOR_PENDING, OptionHand
+
+    if isinstance(hand, OptionHand) and hand.flor_state == FLOR_PENDING:
+        return hand.flor_call
+    return 0
+
+
 def public_statements(match: Match) -> tuple[tuple[int, int | None], ...]:
     """The envido statements of the hand in play: every duel's, in a pica-pica hand."""
     hand = match.hand
@@ -202,11 +235,12 @@ def public_statements(match: Match) -> tuple[tuple[int, int | None], ...]:
     return tuple(said)
 
 
-def _public(log: HandLog) -> PublicHand:
+def _public(log: HandLog, seat: int, rules: Rules) -> PublicHand:
+    """A finished hand as ``seat`` saw it (with señas: only those it saw, RULES.md 11.1)."""
     return PublicHand(
         mano=log.mano,
         kind=log.kind,
-        moves=tuple(Move(m >> 6, m & 63) for m in log.moves),
+        moves=_visible(rules, log.moves, log.catches, seat),
         points=(log.points[0], log.points[1]),
         statements=tuple(log.said),
         shown=tuple(log.shown),

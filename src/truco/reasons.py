@@ -21,10 +21,23 @@ TRUCO: Final = "truco"  # the hand won by its bazas, at the truco level accepted
 TRUCO_REJECTED: Final = "truco-rejected"  # "no quiero" to a truco call or raise
 MAZO: Final = "mazo"  # the other team went to the mazo: the truco value
 MAZO_PENALTY: Final = "mazo-penalty"  # the first-baza mazo penalty (RULES.md 6)
+FLOR: Final = "flor"  # flores unanswered, or compared after a contraflor (RULES.md 11.3)
+FLOR_REJECTED: Final = "flor-rejected"  # "con flor me achico", or "no quiero" to a contraflor
 CAMA: Final = "cama"  # a team reached the target of a cama (valenciano); 0 points
 GAME: Final = "game"  # a team reached the target and won the game; 0 points
 
-KINDS: Final = (ENVIDO, ENVIDO_REJECTED, TRUCO, TRUCO_REJECTED, MAZO, MAZO_PENALTY, CAMA, GAME)
+KINDS: Final = (
+    ENVIDO,
+    ENVIDO_REJECTED,
+    TRUCO,
+    TRUCO_REJECTED,
+    MAZO,
+    MAZO_PENALTY,
+    FLOR,
+    FLOR_REJECTED,
+    CAMA,
+    GAME,
+)
 
 
 class Reason(NamedTuple):

@@ -18,7 +18,7 @@ from truco.account_text import Teller, Words
 from truco.actions import Move
 from truco.cards import parse_hand
 from truco.errors import RecordError, TrucoError
-from truco.match import Match
+from truco.match import Match, move_of
 from truco.records import HandRecord, Record
 from truco.variants import OPTIONS, Rules, find_variant, variant_with
 
@@ -208,10 +208,11 @@ def record_of(match: Match, names: list[str] | None = None) -> Record:
     last = len(match.hands) - 1
     for i, log in enumerate(match.hands):
         moves = match.hand_moves() if i == last else log.moves
+        catches = match.hand_catches() if i == last else log.catches
         hands.append(
             HandRecord(
                 cards=[" ".join(NAMES[c] for c in cs) for cs in log.cards],
-                actions=[str(Move(m >> 6, m & 63)) for m in moves],
+                actions=[str(move_of(m, catches.get(j, 0))) for j, m in enumerate(moves)],
                 points=list(log.points) if log.complete else None,
             )
         )

@@ -70,7 +70,22 @@ class Rules:
     pica_pica_falta: int = 6
     #: The lower threshold of RULES.md 8; the upper one is ``target - pica_pica_from``.
     pica_pica_from: int = 5
-    #: Free-form extras for later options (flor, señas); empty for now.
+    # The options of RULES.md 11, off by default (see docs/rules.md 11)
+    #: Señas between partners (11.1): team games only, never inside a pica-pica duel.
+    senas: bool = False
+    #: The chance that each opponent catches a seña (11.1).
+    senas_catch: float = 0.25
+    #: "A ley de juego": falta envido and truco at once, as the hand's first action (11.2).
+    ley_de_juego: bool = False
+    #: Whether this way of playing knows the flor at all (11.3: argentino only).
+    flor_known: bool = False
+    #: Flor (11.3): three cards of one suit, sung in the first baza.
+    flor: bool = False
+    #: What a flor is worth when no opponent answers it: 3, or 4 where the house says so.
+    flor_points: int = 3
+    #: Whether a player holding a flor must sing it before playing a card (a house rule).
+    flor_must_sing: bool = False
+    #: Free-form extras for later options; empty for now.
     extras: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self) -> None:
@@ -101,6 +116,11 @@ class Rules:
     def pica_pica_until(self) -> int:
         """The score from which only redondos are played: target - 5 (RULES.md 8)."""
         return self.target - self.pica_pica_from
+
+    @property
+    def table_talk(self) -> bool:
+        """Whether any option of RULES.md 11 is on (señas, a ley de juego, flor)."""
+        return self.senas or self.ley_de_juego or self.flor
 
     def uses_pica_pica(self) -> bool:
         """Whether pica-pica hands are played: only with 6 players (RULES.md 8)."""
@@ -159,6 +179,7 @@ def _validate(r: Rules) -> None:
         value = getattr(r, option)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise bad(option, f"must be a whole number of at least 0, not {value!r}")
+    _validate_table_talk(r, bad)
     if r.uses_pica_pica() and r.pica_pica_until <= r.pica_pica_from:
         # RULES.md 12: a target that makes another option meaningless is refused. Pica-pica
         # alternates between 5 and target - 5 (RULES.md 8): with 10 or less it never would.
@@ -168,6 +189,29 @@ def _validate(r: Rules) -> None:
             f"{r.pica_pica_from} to target - {r.pica_pica_from}): choose a target above "
             f"{2 * r.pica_pica_from} or set pica_pica = false",
         )
+
+
+def _validate_table_talk(r: Rules, bad: Any) -> None:
+    """The options of RULES.md 11: señas, a ley de juego and flor, and their settings."""
+    for option in ("senas", "ley_de_juego", "flor_known", "flor", "flor_must_sing"):
+        if not isinstance(getattr(r, option), bool):
+            raise bad(option, f"must be true or false, not {getattr(r, option)!r}")
+    catch = r.senas_catch
+    if not isinstance(catch, int | float) or isinstance(catch, bool) or not 0 <= catch <= 1:
+        raise bad("senas_catch", f"must be a chance from 0 to 1, not {catch!r}")
+    if r.senas and r.players < 4:
+        raise bad("senas", f"señas are for team games (4 or more players), not {r.players}")
+    if not r.senas and catch != 0.25:
+        raise bad("senas_catch", "only with senas = true")
+    if r.ley_de_juego and "falta-envido" not in r.envido_calls:
+        raise bad("ley_de_juego", f"needs the falta envido, which {r.name} does not play")
+    if r.flor and not r.flor_known:
+        raise bad("flor", f"flor is played only in argentino (RULES.md 11.3), not in {r.name}")
+    if r.flor_points not in (3, 4) or isinstance(r.flor_points, bool):
+        raise bad("flor_points", f"a flor is worth 3 or 4, not {r.flor_points!r}")
+    if not r.flor and (r.flor_points != 3 or r.flor_must_sing):
+        option = "flor_points" if r.flor_points != 3 else "flor_must_sing"
+        raise bad(option, "only with flor = true")
 
 
 def _frozen(value: Any) -> Any:
@@ -190,6 +234,12 @@ OPTIONS: Final = (
     "envido_settled",
     "mazo_penalty_first_baza",
     "pica_pica",
+    "senas",
+    "senas_catch",
+    "ley_de_juego",
+    "flor",
+    "flor_points",
+    "flor_must_sing",
 )
 
 
@@ -211,7 +261,7 @@ def _with(base: Rules, options: Mapping[str, Any]) -> Rules:
     return dataclasses.replace(base, **changes)
 
 
-ARGENTINO: Final = Rules(name="argentino", mazo_penalty_first_baza=1)
+ARGENTINO: Final = Rules(name="argentino", mazo_penalty_first_baza=1, flor_known=True)
 ESPANOL: Final = Rules(
     name="espanol",
     truco_raise_as_response=False,

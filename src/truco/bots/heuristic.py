@@ -9,6 +9,10 @@
   chance and the score, and bluffs now and then so it cannot be read.
 - Cards: wins a baza with the cheapest card that does it, never beats its partner, plays for
   a parda when a parda wins the hand, and keeps its best card for when it matters.
+- Señas and flor (RULES.md 11, where the table plays them): signals its real cards to its
+  partner once a hand (mostly; see :mod:`truco.bots.signals`), reads its partner's señas and
+  the opponents' it caught through the sampler (``read_senas=0`` ignores them), sings every
+  flor, answers flores by their strength, and calls "a ley de juego" with a great hand.
 """
 
 from __future__ import annotations
@@ -18,23 +22,29 @@ from itertools import combinations
 from typing import Any
 
 from truco.actions import (
+    A_LEY_DE_JUEGO,
     ENVIDO,
     FALTA_ENVIDO,
+    FIRST_OPTION_ACTION,
     JOC_FORA,
     NO_QUIERO,
     QUIERO,
     REAL_ENVIDO,
+    SENA_ENVIDO,
     TRUCO,
+    is_sena,
 )
 from truco.bots.base import Bot, register
 from truco.bots.knowledge import Sampler
 from truco.bots.rollout import play_card
+from truco.bots.signals import flor_action, sena_to_make
 from truco.bots.value import win_probability
 from truco.cards import STRENGTH, envido_value
 from truco.envido import accepted_points, falta_points, rejected_points
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING
 from truco.observation import Observation
+from truco.senas import GOOD_ENVIDO
 
 _ENVIDO_CALLS = (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO)
 
@@ -76,10 +86,10 @@ def own_dealt(obs: Observation) -> tuple[int, ...]:
     return tuple(obs.hand) + played
 
 
-def truco_chance(obs: Observation, rng: Any, samples: int = 24) -> float:
+def truco_chance(obs: Observation, rng: Any, samples: int = 24, read_senas: bool = True) -> float:
     """Chance that the seat's team wins the bazas if the hand is played out without calls."""
     try:
-        sampler = Sampler(obs)
+        sampler = Sampler(obs, read_senas)
     except TrucoError:
         return 0.5
     team = obs.seat & 1
@@ -109,10 +119,20 @@ def truco_chance(obs: Observation, rng: Any, samples: int = 24) -> float:
 class HeuristicBot(Bot):
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None, bluff: float = 0.08, samples: int = 24) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        bluff: float = 0.08,
+        samples: int = 24,
+        senas: bool = True,
+        read_senas: bool = True,
+    ) -> None:
         super().__init__(seed)
         self.bluff = bluff
         self.samples = samples
+        #: Whether it makes señas, and whether it reads those it sees (RULES.md 11.1).
+        self.senas = bool(senas)
+        self.read_senas = bool(read_senas)
 
     # ------------------------------------------------------------------ helpers
 
@@ -137,6 +157,10 @@ class HeuristicBot(Bot):
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if legal[-1] >= FIRST_OPTION_ACTION or obs.flor_pending:
+            option = self._table_talk(obs)
+            if option is not None:
+                return option
         if obs.envido_pending:
             return self._answer_envido(obs)
         if obs.truco_pending:
@@ -152,6 +176,34 @@ class HeuristicBot(Bot):
             return truco_calls[0]
         return self._card(obs)
 
+    # ------------------------------------------------------------------ RULES.md 11
+
+    def _team_envido(self, obs: Observation) -> int:
+        """Its own envido, or the good envido a partner signalled (RULES.md 11.1), if more."""
+        value = envido_value(own_dealt(obs))
+        if self.read_senas and obs.rules.senas:
+            for move in obs.moves:
+                partner = move.seat != obs.seat and move.seat % 2 == obs.seat % 2
+                if move.action == SENA_ENVIDO and partner and move.seat not in obs.folded:
+                    value = max(value, GOOD_ENVIDO)
+        return value
+
+    def _table_talk(self, obs: Observation) -> int | None:
+        if self.senas:
+            sena = sena_to_make(obs, self.rng)
+            if sena is not None:
+                return sena
+        flor = flor_action(obs)
+        if flor is not None:
+            return flor
+        if (
+            A_LEY_DE_JUEGO in obs.legal_actions
+            and envido_value(own_dealt(obs)) >= 31
+            and truco_chance(obs, self.rng, self.samples, self.read_senas) >= 0.72
+        ):
+            return A_LEY_DE_JUEGO
+        return None
+
     # ------------------------------------------------------------------ envido
 
     def _open_envido(self, obs: Observation) -> int | None:
@@ -159,7 +211,7 @@ class HeuristicBot(Bot):
         options = [a for a in _ENVIDO_CALLS if a in legal]
         if not options:
             return None
-        value = envido_value(own_dealt(obs))
+        value = self._team_envido(obs)
         rules = obs.rules
         team = obs.seat & 1
         mine, theirs = obs.score[team], obs.score[1 - team]
@@ -183,7 +235,7 @@ class HeuristicBot(Bot):
         rules = obs.rules
         team = obs.seat & 1
         chain = list(obs.envido_chain)
-        value = envido_value(own_dealt(obs))
+        value = self._team_envido(obs)
         chance = envido_win_chance(value, rules.cards, self._rivals(obs), True)
         partners = len(obs.seats) // 2 - 1
         chance = 1 - (1 - chance) * (0.8**partners)
@@ -211,7 +263,7 @@ class HeuristicBot(Bot):
 
     def _want_truco(self, obs: Observation, call: int) -> bool:
         level = call - TRUCO + 1
-        chance = truco_chance(obs, self.rng, self.samples)
+        chance = truco_chance(obs, self.rng, self.samples, self.read_senas)
         if chance >= 0.68 + 0.05 * (level - 1):
             return True
         late = len(obs.baza_results) >= 1
@@ -220,7 +272,7 @@ class HeuristicBot(Bot):
     def _answer_truco(self, obs: Observation) -> int:
         legal = obs.legal_actions
         level = obs.truco_pending
-        chance = truco_chance(obs, self.rng, self.samples) - 0.12
+        chance = truco_chance(obs, self.rng, self.samples, self.read_senas) - 0.12
         rules = obs.rules
         team = obs.seat & 1
         if level == 4:
@@ -244,7 +296,7 @@ class HeuristicBot(Bot):
     def _card(self, obs: Observation) -> int:
         cards = sorted((a for a in obs.legal_actions if a < 40), key=STRENGTH.__getitem__)
         if not cards:
-            return obs.legal_actions[-1]
+            return [a for a in obs.legal_actions if not is_sena(a)][-1]
         team = obs.seat & 1
         results = obs.baza_results
         in_progress = len(obs.bazas) > len(results)

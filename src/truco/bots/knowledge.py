@@ -13,13 +13,29 @@ import math
 import random
 from itertools import combinations
 
-from truco.actions import ENVIDO, FALTA_ENVIDO, MAZO, NO_QUIERO, QUIERO
+from truco.actions import (
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    CONTRAFLOR_AL_RESTO,
+    ENVIDO,
+    FALTA_ENVIDO,
+    FIRST_OPTION_ACTION,
+    FLOR,
+    MAZO,
+    NO_QUIERO,
+    QUIERO,
+    Move,
+    is_sena,
+)
 from truco.bots.rollout import truco_strength
+from truco.bots.signals import TRUTH
 from truco.cards import envido_value
 from truco.errors import TrucoError
+from truco.flor import has_flor
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
 from truco.observation import Observation, public_statements
+from truco.senas import is_true
 
 Deal = tuple[tuple[int, ...], ...]
 
@@ -36,8 +52,8 @@ def likelihood(hand: Hand, action: int) -> float:
     nothing is less likely than one in which the rival holds the 1e.
     """
     p = hand.actor
-    if action < 40 or action == MAZO:
-        return 1.0
+    if action < 40 or action == MAZO or action >= FIRST_OPTION_ACTION:
+        return 1.0  # señas and flor are read by the Sampler
     if ENVIDO <= action <= FALTA_ENVIDO:
         value = envido_value(hand.dealt[p])
         if hand.envido_state == ENVIDO_PENDING:  # a raise
@@ -76,16 +92,44 @@ def rebuild_weighted(obs: Observation, deal: Deal) -> tuple[Match, float]:
     for move in obs.moves:
         if move.seat != me and move.action >= 40:
             weight *= likelihood(match.hand, move.action)
-        match.apply(move.action)
+        if is_sena(move.action):  # who caught it changes nothing in the rebuilt state
+            match.apply_move(Move(move.seat, move.action))
+        else:
+            match.apply(move.action)
     return match, weight
+
+
+def flor_singers(obs: Observation) -> set[int]:
+    """Seats that showed they hold a flor (RULES.md 11.3): sang it, answered one with a
+    contraflor or gave in; a contraflor al resto that raises a contraflor shows nothing."""
+    seats: set[int] = set()
+    previous = -1
+    for move in obs.moves:
+        a = move.action
+        if a in (FLOR, CONTRAFLOR, CON_FLOR_ME_ACHICO) or (
+            a == CONTRAFLOR_AL_RESTO and previous != CONTRAFLOR
+        ):
+            seats.add(move.seat)
+        if not is_sena(a):
+            previous = a
+    return seats
+
+
+def sena_evidence(obs: Observation, deal: Deal, senas: list[tuple[int, int]]) -> float:
+    """How much a deal agrees with the opponents' señas seen (1 when all are true)."""
+    weight = 1.0
+    for seat, sena in senas:
+        if not is_true(sena, deal[seat]):
+            weight *= (1 - TRUTH) / TRUTH
+    return weight
 
 
 class Sampler:
     """Deals consistent with one observation, drawn uniformly among the simple candidates."""
 
-    __slots__ = ("_candidates", "_fixed", "_pool", "obs", "played")
+    __slots__ = ("_candidates", "_fixed", "_pool", "_senas", "obs", "played")
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, read_senas: bool = True) -> None:
         self.obs = obs
         n = obs.rules.players
         played: list[list[int]] = [[] for _ in range(n)]
@@ -131,6 +175,41 @@ class Sampler:
                 ]
             if found:
                 self._candidates[seat] = found
+        self._senas: list[tuple[int, int]] = []
+        self._narrow(obs, read_senas)
+
+    def _narrow(self, obs: Observation, read_senas: bool) -> None:
+        """RULES.md 11: a seat that showed a flor holds one; a partner's señas are taken as
+        true (it narrows the partner's cards); the opponents' señas caught are evidence."""
+        rules = obs.rules
+        if not (rules.flor or rules.senas):
+            return
+        tests: dict[int, list[int]] = {}
+        for seat in flor_singers(obs) if rules.flor else ():
+            if seat != obs.seat:
+                tests.setdefault(seat, []).append(-1)
+        if read_senas and rules.senas:
+            for move in obs.moves:
+                if not is_sena(move.action) or move.seat == obs.seat:
+                    continue
+                if move.seat % 2 == obs.seat % 2:
+                    tests.setdefault(move.seat, []).append(move.action)
+                else:
+                    self._senas.append((move.seat, move.action))
+        for seat, wanted in tests.items():
+            known = self._fixed[seat]
+            options = self._candidates.get(seat)
+            if options is None:
+                options = list(combinations(self._pool, 3 - len(known)))
+            found = [
+                extra
+                for extra in options
+                if all(
+                    has_flor(known + extra) if s < 0 else is_true(s, known + extra) for s in wanted
+                )
+            ]
+            if found:
+                self._candidates[seat] = found
 
     def deal(self, rng: random.Random) -> Deal:
         """One deal that matches the cards seen and the stated values (not yet the silences)."""
@@ -169,8 +248,11 @@ class Sampler:
         obs = self.obs
         fallback: tuple[Match, float] | None = None
         for _ in range(tries):
+            deal = self.deal(rng)
+            if self._senas and rng.random() > sena_evidence(obs, deal, self._senas):
+                continue
             try:
-                match, weight = rebuild_weighted(obs, self.deal(rng))
+                match, weight = rebuild_weighted(obs, deal)
             except TrucoError:
                 continue
             if (

@@ -9,9 +9,22 @@ play from everyone.
 
 from __future__ import annotations
 
-from truco.actions import FALTA_ENVIDO, JOC_FORA, MAZO, NO_QUIERO, QUIERO, TRUCO
+from truco.actions import (
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    FALTA_ENVIDO,
+    FLOR,
+    JOC_FORA,
+    MAZO,
+    NO_QUIERO,
+    QUIERO,
+    TRUCO,
+    is_sena,
+)
 from truco.cards import STRENGTH, envido_value
+from truco.flor import flor_value, has_flor
 from truco.hand import ENVIDO_PENDING, Hand
+from truco.options_hand import FLOR_PENDING, OptionHand
 
 
 def truco_strength(hand: Hand, p: int) -> float:
@@ -36,6 +49,13 @@ def rollout_action(hand: Hand) -> int:
     if len(legal) == 1:
         return legal[0]
     p = hand.actor
+    if type(hand) is OptionHand:
+        option = _option_action(hand, p, legal)
+        if option >= 0:
+            return option
+        legal = tuple(a for a in legal if not is_sena(a))  # playouts make no señas
+        if len(legal) == 1:
+            return legal[0]
     if hand.envido_state == ENVIDO_PENDING:
         value = envido_value(hand.dealt[p])
         raised = len(hand.envido_chain) > 1  # this team already called: it is committed
@@ -52,6 +72,19 @@ def rollout_action(hand: Hand) -> int:
     if calls and truco_strength(hand, p) >= 0.75:
         return calls[0]
     return play_card(hand, p, legal)
+
+
+def _option_action(hand: OptionHand, p: int, legal: tuple[int, ...]) -> int:
+    """The flor policy of the playouts (RULES.md 11.3): sing, answer by strength; or -1."""
+    if FLOR in legal:
+        return FLOR
+    dealt = hand.dealt[p]
+    value = flor_value(dealt) if has_flor(dealt) else 0
+    if CON_FLOR_ME_ACHICO in legal:
+        return CONTRAFLOR if value >= 32 else CON_FLOR_ME_ACHICO
+    if hand.flor_state == FLOR_PENDING:
+        return QUIERO if value >= 31 else NO_QUIERO
+    return -1
 
 
 def play_card(hand: Hand, p: int, legal: tuple[int, ...]) -> int:

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import time
 
+from truco.actions import is_sena
 from truco.bots.base import Bot, register
 from truco.bots.knowledge import Sampler
 from truco.bots.rollout import play_out
+from truco.bots.signals import sena_to_make
 from truco.bots.value import win_probability
 from truco.errors import TrucoError
 from truco.observation import Observation
@@ -39,8 +41,13 @@ class SearchBot(Bot):
         iterations: int = DEFAULT_ITERATIONS,
         budget_ms: float | None = None,
         min_iterations: int = 8,
+        senas: bool = True,
+        read_senas: bool = True,
     ) -> None:
         super().__init__(seed)
+        #: Whether it makes señas, and whether it reads those it sees (RULES.md 11.1).
+        self.senas = bool(senas)
+        self.read_senas = bool(read_senas)
         self.iterations = int(iterations)
         self.budget_ms = None if budget_ms is None else float(budget_ms)
         self.min_iterations = int(min_iterations)
@@ -56,13 +63,20 @@ class SearchBot(Bot):
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0], {}
+        if is_sena(legal[-1]):  # señas are signals, not moves to search (RULES.md 11.1)
+            sena = sena_to_make(obs, self.rng) if self.senas else None
+            if sena is not None:
+                return sena, {}
+            legal = tuple(a for a in legal if not is_sena(a))
+            if len(legal) == 1:
+                return legal[0], {}
         rules = obs.rules
         team = obs.seat & 1
         camas = (obs.camas[team], obs.camas[1 - team])
         target = rules.target
         to_win = rules.camas_to_win
         try:
-            sampler = Sampler(obs)
+            sampler = Sampler(obs, self.read_senas)
         except TrucoError:
             return legal[0], {}
         utility = dict.fromkeys(legal, 0.0)

@@ -4,8 +4,10 @@ PettingZoo, Gymnasium and OpenSpiel all read a seat's table through this module,
 module reads nothing but that seat's :class:`~truco.observation.Observation` (RULES.md 10):
 the cards of other seats cannot reach a tensor because they are not in its input.
 
-Layout version 1 (:data:`ENCODING_VERSION`). A change of layout bumps the version and the
-environment names (``truco_v0`` -> ``truco_v1``).
+Layout version 1 (:data:`ENCODING_VERSION`), the default. A change of layout bumps the version
+and the environment names (``truco_v0`` -> ``truco_v1``). Layout version 2 (``layout=2``) adds the
+actions and the observation of señas, "a ley de juego" and flor (RULES.md 11); it is required by
+rules with those options on, and may be chosen without them (see "Layout version 2" below).
 
 Actions
 -------
@@ -74,6 +76,36 @@ The observation tensor followed by the current hand's moves in order, :func:`his
 slots of ``n + 50``: the relative seat that moved, one-hot, then its action, one-hot. Earlier
 hands enter it only through the score; the OpenSpiel information-state *string* holds them.
 A hand longer than the slots (a chain of many envidos) keeps its first moves.
+
+Layout version 2
+----------------
+Actions: ``Discrete(64)``, the 50 above and
+
+========  ==========================================================================
+index     action
+========  ==========================================================================
+50-58     a seña: 1e, 1b, 7e, 7o, a 3, a 2, an as falso, bad cards, good envido
+59        a ley de juego (falta envido and truco at once)
+60        flor
+61        contraflor
+62        contraflor al resto
+63        con flor me achico
+========  ==========================================================================
+
+Observation tensor: the sections of version 1, then
+
+==================  ============  ==========================================================
+section             size          content
+==================  ============  ==========================================================
+senas               9 * n         per relative seat, the señas of the current hand this seat
+                                  saw it make (its team's, and the opponents' it caught)
+flor_sung           n             relative seats that sang a flor or a contraflor this hand
+flor_status         4             no flor sung, sung and unanswered, a contraflor waiting
+                                  for its answer, settled
+==================  ============  ==========================================================
+
+Information-state tensor: as in version 1, with slots of ``n + 64`` and, per hand,
+:func:`history_slots` grown by ``3 * n`` señas and 7 flor and ley de juego moves.
 """
 
 from __future__ import annotations
@@ -86,22 +118,59 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, NUM_ACTIONS, QUIERO, REAL_ENVIDO
+from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
+from truco.actions import (
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    CONTRAFLOR_AL_RESTO,
+    ENVIDO,
+    FALTA_ENVIDO,
+    FLOR,
+    NO_QUIERO,
+    QUIERO,
+    REAL_ENVIDO,
+    SENA_1E,
+    is_sena,
+)
+from truco.actions import NUM_ACTIONS as ALL_ACTIONS
 from truco.cards import NAMES
+from truco.errors import RulesError
 from truco.match import PICA_PICA, Match
 from truco.observation import Observation, PublicHand
 from truco.variants import Rules, find_variant
 
 ENCODING_VERSION: Final = 1
+#: The layout versions an environment may be built with.
+LAYOUTS: Final = (1, 2)
+
+
+def num_actions(layout: int = 1) -> int:
+    """The size of the action space: 50 in layout 1, 64 in layout 2."""
+    return NUM_ACTIONS if layout == 1 else ALL_ACTIONS
+
+
+def check_layout(rules: Rules, layout: int) -> int:
+    """``layout`` if it can encode ``rules``; layout 1 has no señas, ley de juego nor flor."""
+    if layout not in LAYOUTS:
+        raise RulesError(f"layout: must be one of {', '.join(map(str, LAYOUTS))}, not {layout!r}")
+    if layout == 1 and rules.table_talk:
+        raise RulesError(
+            "layout: version 1 has no actions for señas, a ley de juego or flor "
+            "(RULES.md 11): use layout=2"
+        )
+    return layout
+
 
 Floats = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
 
 
 @cache
-def sections(players: int) -> tuple[tuple[str, int], ...]:
+def sections(players: int, layout: int = 1) -> tuple[tuple[str, int], ...]:
     """The (name, size) of each section of the observation tensor for ``players`` seats."""
     n = players
+    if layout != 1:
+        return (*sections(n), ("senas", 9 * n), ("flor_sung", n), ("flor_status", 4))
     return (
         ("hand", 40),
         ("played", 3 * n * 40),
@@ -127,41 +196,43 @@ def sections(players: int) -> tuple[tuple[str, int], ...]:
 
 
 @cache
-def offsets(players: int) -> Mapping[str, int]:
+def offsets(players: int, layout: int = 1) -> Mapping[str, int]:
     """Where each section starts in the observation tensor."""
     out: dict[str, int] = {}
     at = 0
-    for name, size in sections(players):
+    for name, size in sections(players, layout):
         out[name] = at
         at += size
     return out
 
 
 @cache
-def observation_size(players: int) -> int:
-    """Length of the observation tensor: ``125 + 127 * players`` (379 for 2 players)."""
-    return sum(size for _, size in sections(players))
+def observation_size(players: int, layout: int = 1) -> int:
+    """Length of the observation tensor: ``125 + 127 * players`` (379 for 2 players) in
+    layout 1, ``129 + 137 * players`` in layout 2."""
+    return sum(size for _, size in sections(players, layout))
 
 
-def history_slots(rules: Rules) -> int:
+def history_slots(rules: Rules, layout: int = 1) -> int:
     """Moves of the current hand kept in the information-state tensor.
 
     Three per seat (cards or the mazo), eight for the truco ladder and its answers, twelve
     for the envido chain and its answer; a pica-pica hand has three duels of two seats.
     """
+    extra = 3 * rules.players + 7 if layout != 1 else 0
     if rules.uses_pica_pica():
-        return 3 * (6 + 8 + 12)
-    return 3 * rules.players + 8 + 12
+        return 3 * (6 + 8 + 12) + extra
+    return 3 * rules.players + 8 + 12 + extra
 
 
-def information_state_size(rules: Rules) -> int:
+def information_state_size(rules: Rules, layout: int = 1) -> int:
     n = rules.players
-    return observation_size(n) + history_slots(rules) * (n + NUM_ACTIONS)
+    return observation_size(n, layout) + history_slots(rules, layout) * (n + num_actions(layout))
 
 
-def action_mask(obs: Observation) -> Mask:
+def action_mask(obs: Observation, layout: int = 1) -> Mask:
     """1 for each legal action of the observing seat (all 0 when it is not to act)."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask = np.zeros(num_actions(layout), np.int8)
     mask[list(obs.legal_actions)] = 1
     return mask
 
@@ -172,10 +243,10 @@ def _duel_moves(obs: Observation) -> list[tuple[int, int]]:
     return [(m.seat, m.action) for m in obs.moves if m.seat in seats]
 
 
-def encode(obs: Observation, out: Floats | None = None) -> Floats:
-    """The observation tensor of ``obs`` (layout version 1, see the module docstring)."""
+def encode(obs: Observation, out: Floats | None = None, layout: int = 1) -> Floats:
+    """The observation tensor of ``obs`` (layout version 1 or 2, see the module docstring)."""
     n = obs.rules.players
-    size = observation_size(n)
+    size = observation_size(n, layout)
     if out is None:
         out = np.zeros(size, np.float32)
     else:
@@ -237,7 +308,34 @@ def encode(obs: Observation, out: Floats | None = None) -> Floats:
     out[at["buenas"]] = float(obs.score[team] > rules.half)
     out[at["buenas"] + 1] = float(obs.score[other] > rules.half)
     out[at["pica_pica"]] = float(obs.kind == PICA_PICA)
+    if layout != 1:
+        _encode_table_talk(obs, out, offsets(n, layout))
     return out
+
+
+def _encode_table_talk(obs: Observation, out: Floats, at: Mapping[str, int]) -> None:
+    """Layout 2: the señas this seat saw, and the flor of the current duel (RULES.md 11)."""
+    n = obs.rules.players
+    me = obs.seat
+    for move in obs.moves:
+        if is_sena(move.action):
+            out[at["senas"] + 9 * ((move.seat - me) % n) + move.action - SENA_1E] = 1.0
+    moves = [(s, a) for s, a in _duel_moves(obs) if not is_sena(a)]
+    status = 0
+    for i, (seat, action) in enumerate(moves):
+        if action in (FLOR, CONTRAFLOR, CONTRAFLOR_AL_RESTO):
+            out[at["flor_sung"] + (seat - me) % n] = 1.0
+            if action == FLOR:
+                status = max(status, 1)
+            elif i + 1 < len(moves) and moves[i + 1][1] in (QUIERO, NO_QUIERO):
+                status = 3
+        elif action == CON_FLOR_ME_ACHICO:
+            status = 3
+    if obs.flor_pending:
+        status = 2
+    elif status == 1 and obs.baza_results:
+        status = 3  # scored when the first baza ended
+    out[at["flor_status"] + status] = 1.0
 
 
 def _envido_status(obs: Observation) -> tuple[int, int]:
@@ -260,20 +358,22 @@ def _envido_status(obs: Observation) -> tuple[int, int]:
     return (2 if answer == QUIERO else 3 if answer == NO_QUIERO else 1), caller
 
 
-def encode_information_state(obs: Observation, out: Floats | None = None) -> Floats:
+def encode_information_state(
+    obs: Observation, out: Floats | None = None, layout: int = 1
+) -> Floats:
     """The observation tensor followed by the current hand's moves (see the module docstring)."""
     rules = obs.rules
     n = rules.players
-    size = information_state_size(rules)
+    size = information_state_size(rules, layout)
     if out is None:
         out = np.zeros(size, np.float32)
     else:
         out[:size] = 0.0
-    encode(obs, out)
-    base = observation_size(n)
-    width = n + NUM_ACTIONS
+    encode(obs, out, layout)
+    base = observation_size(n, layout)
+    width = n + num_actions(layout)
     me = obs.seat
-    for i, move in enumerate(obs.moves[: history_slots(rules)]):
+    for i, move in enumerate(obs.moves[: history_slots(rules, layout)]):
         slot = base + i * width
         out[slot + (move.seat - me) % n] = 1.0
         out[slot + n + move.action] = 1.0
@@ -335,20 +435,27 @@ def past_hand_string(hand: PublicHand, dealt: Sequence[int] | None) -> str:
 REWARDS: Final = ("points", "match")
 
 
-def make_rules(variant: str, players: int, target: int | None) -> Rules:
-    """The preset ``variant`` for ``players`` seats, to ``target`` (None: the preset's)."""
-    options: dict[str, Any] = {"players": players}
+def make_rules(
+    variant: str,
+    players: int,
+    target: int | None,
+    rules: Mapping[str, Any] | None = None,
+) -> Rules:
+    """The preset ``variant`` for ``players`` seats, to ``target`` (None: the preset's), with
+    the rule options ``rules`` (a record's ``[rules]``: ``{"senas": True}``)."""
+    options: dict[str, Any] = {**(rules or {}), "players": players}
     if target is not None:
         options["target"] = target
     return find_variant(variant, **options)
 
 
-def observation_space(players: int) -> spaces.Dict:
-    """``Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (50,), int8))``."""
+def observation_space(players: int, layout: int = 1) -> spaces.Dict:
+    """``Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (50,), int8))``
+    (64 actions in layout 2)."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, 1.0, (observation_size(players),), np.float32),
-            "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            "observation": spaces.Box(0.0, 1.0, (observation_size(players, layout),), np.float32),
+            "action_mask": spaces.Box(0, 1, (num_actions(layout),), np.int8),
         }
     )
 

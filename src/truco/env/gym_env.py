@@ -28,11 +28,15 @@ Termination            the match is over, or an illegal action: then ``illegal_r
                        ``info["illegal_action"] = True`` (``illegal_reward=None`` raises
                        :class:`~truco.errors.IllegalActionError` instead)
 Seeding                ``reset(seed=s)`` fixes the deals and the bots' choices
+Rule options           ``rules={"senas": True, "flor": True}`` as a record's ``[rules]``; those
+                       of RULES.md 11 need ``layout=2`` (64 actions, and the señas and flor
+                       sections of :mod:`truco.env.encoding`)
 =====================  ======================================================================
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 import gymnasium as gym
@@ -40,7 +44,6 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from truco.actions import NUM_ACTIONS
 from truco.arena import parse_bot_spec
 from truco.bots import make_bot
 from truco.bots.base import Bot
@@ -68,12 +71,15 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         reward: str = "points",
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
+        rules: Mapping[str, Any] | None = None,
+        layout: int = 1,
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be ansi or None, not {render_mode!r}")
-        self.rules = make_rules(variant, players, target)
+        self.rules = make_rules(variant, players, target, rules)
+        self.layout = encoding.check_layout(self.rules, layout)
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not at a table of {self.rules.players}")
         self.seat = seat
@@ -88,15 +94,18 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         self.reward_mode = reward
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.rules.players)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = observation_space(self.rules.players, self.layout)
+        self.action_space = spaces.Discrete(encoding.num_actions(self.layout))
         self.match = Match(self.rules, seed=0)
         self.bots: list[Bot | None] = []
         self._done = True
 
     def _observe(self) -> Observed:
         obs = self.match.observation(self.seat)
-        return {"observation": encoding.encode(obs), "action_mask": encoding.action_mask(obs)}
+        return {
+            "observation": encoding.encode(obs, layout=self.layout),
+            "action_mask": encoding.action_mask(obs, self.layout),
+        }
 
     def _info(self) -> dict[str, Any]:
         m = self.match
@@ -159,7 +168,7 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now, as booleans."""
         mask: npt.NDArray[np.bool_] = encoding.action_mask(
-            self.match.observation(self.seat)
+            self.match.observation(self.seat), self.layout
         ).astype(bool)
         return mask
 

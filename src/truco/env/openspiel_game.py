@@ -11,7 +11,14 @@ name       default       meaning
 variant    argentino     preset: argentino, espanol, valenciano
 players    2             2, 4, 6 (and 8 in valenciano)
 target     0             points of a game (a cama); 0 keeps the preset's (30, 24)
+layout     1             layout version of :mod:`truco.env.encoding`: 1, or 2 with
+                         the actions and observation of RULES.md 11
+flor       false         the flor (argentino only; needs layout 2)
+ley        false         "a ley de juego" (needs layout 2)
 =========  ============  =========================================================
+
+Señas are not offered here: who catches a seña is chance, which this game would have to
+expose as chance nodes; the PettingZoo and Gymnasium environments play them.
 
 The game is a whole match (RULES.md 7): sequential, imperfect information, zero-sum between
 the two teams. Returns are +1 for each seat of the winning team and -1 for the others, at
@@ -26,7 +33,7 @@ one card at a time from the mano). A pica-pica hand is dealt once for all its du
 
 Actions
 -------
-``num_distinct_actions() == 50``: the engine's action ints, the table of
+``num_distinct_actions() == 50`` (64 with ``layout=2``): the engine's action ints, the table of
 :mod:`truco.env.encoding` (0-39 play that card, 40 truco, 41 retruco, 42 vale cuatro,
 43 joc fora, 44 envido, 45 real envido, 46 falta envido, 47 quiero, 48 no quiero, 49 mazo).
 
@@ -56,10 +63,11 @@ from typing import Any, Final
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from truco.actions import NUM_ACTIONS, token
+from truco.actions import token
 from truco.bots.knowledge import Sampler
 from truco.cards import NAMES
 from truco.env import encoding
+from truco.errors import RulesError
 from truco.match import Match
 from truco.observation import Observation, PublicHand
 from truco.variants import PRESETS, Rules, find_variant
@@ -67,7 +75,14 @@ from truco.variants import PRESETS, Rules, find_variant
 GAME_NAME: Final = "python_truco"
 MAX_PLAYERS: Final = max(max(p.player_counts) for p in PRESETS.values())
 
-_DEFAULT_PARAMS: Final[dict[str, Any]] = {"variant": "argentino", "players": 2, "target": 0}
+_DEFAULT_PARAMS: Final[dict[str, Any]] = {
+    "variant": "argentino",
+    "players": 2,
+    "target": 0,
+    "layout": 1,
+    "flor": False,
+    "ley": False,
+}
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -94,10 +109,14 @@ def rules_of(params: dict[str, Any]) -> Rules:
     target = int(params.get("target", 0))
     if target:
         options["target"] = target
+    if params.get("flor"):
+        options["flor"] = True
+    if params.get("ley"):
+        options["ley_de_juego"] = True
     return find_variant(str(params.get("variant", "argentino")), **options)
 
 
-def max_game_length(rules: Rules) -> int:
+def max_game_length(rules: Rules, layout: int = 1) -> int:
     """An upper bound on the decisions of a match (chance nodes not counted).
 
     Every hand gives a team at least one point, so a game to the target lasts at most
@@ -106,7 +125,7 @@ def max_game_length(rules: Rules) -> int:
     past eleven calls, which argentino and espanol allow but random play hardly reaches.
     """
     hands = (2 * rules.camas_to_win - 1) * (2 * rules.target - 1)
-    return hands * encoding.history_slots(rules)
+    return hands * encoding.history_slots(rules, layout)
 
 
 class TrucoGame(pyspiel.Game):  # type: ignore[misc]
@@ -114,17 +133,30 @@ class TrucoGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None, rules: Rules | None = None) -> None:
         full = {**_DEFAULT_PARAMS, **(params or {})}
+        if rules is not None and "layout" not in (params or {}):
+            del full["layout"]
         self.rules = rules if rules is not None else rules_of(full)
+        if self.rules.senas:
+            raise RulesError("python_truco does not play señas (their catches are chance)")
+        layout = 2 if rules is not None and rules.table_talk else 1  # rules given: fit them
+        self.layout = encoding.check_layout(self.rules, int(full.get("layout", layout)))
         if rules is not None:
-            full = {"variant": rules.name, "players": rules.players, "target": rules.target}
+            full = {
+                "variant": rules.name,
+                "players": rules.players,
+                "target": rules.target,
+                "layout": self.layout,
+                "flor": rules.flor,
+                "ley": rules.ley_de_juego,
+            }
         info = pyspiel.GameInfo(
-            num_distinct_actions=NUM_ACTIONS,
+            num_distinct_actions=encoding.num_actions(self.layout),
             max_chance_outcomes=40,
             num_players=self.rules.players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
-            max_game_length=max_game_length(self.rules),
+            max_game_length=max_game_length(self.rules, self.layout),
         )
         super().__init__(_GAME_TYPE, info, full)
 
@@ -135,7 +167,7 @@ class TrucoGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> TrucoObserver:
-        return TrucoObserver(self.rules, iig_obs_type, params)
+        return TrucoObserver(self.rules, iig_obs_type, params, self.layout)
 
 
 class _Table:
@@ -291,7 +323,13 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
 class TrucoObserver:
     """The observation and information-state tensors and strings (layout version 1)."""
 
-    def __init__(self, rules: Rules, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        iig_obs_type: Any,
+        params: dict[str, Any] | None,
+        layout: int = 1,
+    ) -> None:
         if params:
             raise ValueError(f"python_truco observers take no parameters, not {params}")
         if iig_obs_type is not None and (
@@ -301,26 +339,28 @@ class TrucoObserver:
             raise ValueError("python_truco observes for one seat: its cards and all public")
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         n = rules.players
+        self.layout = layout
         if self.perfect_recall:
-            size = encoding.information_state_size(rules)
+            size = encoding.information_state_size(rules, layout)
         else:
-            size = encoding.observation_size(n)
+            size = encoding.observation_size(n, layout)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray[Any, Any]] = {}
         at = 0
-        for name, width in encoding.sections(n):
+        for name, width in encoding.sections(n, layout):
             self.dict[name] = self.tensor[at : at + width]
             at += width
         if self.perfect_recall:
-            slots = encoding.history_slots(rules)
-            self.dict["history"] = self.tensor[at:].reshape(slots, n + NUM_ACTIONS)
+            slots = encoding.history_slots(rules, layout)
+            width = n + encoding.num_actions(layout)
+            self.dict["history"] = self.tensor[at:].reshape(slots, width)
 
     def set_from(self, state: TrucoState, player: int) -> None:
         obs = state.observation_for(player)
         if self.perfect_recall:
-            encoding.encode_information_state(obs, self.tensor)
+            encoding.encode_information_state(obs, self.tensor, self.layout)
         else:
-            encoding.encode(obs, self.tensor)
+            encoding.encode(obs, self.tensor, self.layout)
 
     def string_from(self, state: TrucoState, player: int) -> str:
         now = encoding.observation_string(state.observation_for(player))

@@ -28,6 +28,11 @@ Seeding                ``reset(seed=s)`` fixes every deal of the match and of th
                        after it (each ``reset()`` starts the next match of that stream)
 =====================  ======================================================================
 
+With ``layout=2`` the actions are ``Discrete(64)`` (50-58 señas, 59 a ley de juego, 60-63 flor,
+contraflor, contraflor al resto, con flor me achico) and the observation gains the señas seen
+and the flor (:mod:`truco.env.encoding`, "Layout version 2"); rule options such as
+``rules={"senas": True}`` need it.
+
 Action indices (version 1; see :mod:`truco.env.encoding` for the observation sections):
 
 ========  ==================================================================================
@@ -45,6 +50,7 @@ index     action
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
@@ -52,7 +58,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from truco.actions import NUM_ACTIONS
 from truco.env import encoding
 from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
 from truco.match import Match
@@ -77,20 +82,23 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
         target: int | None = None,
         reward: str = "points",
         render_mode: str | None = None,
+        rules: Mapping[str, Any] | None = None,
+        layout: int = 1,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be human, ansi or None, not {render_mode!r}")
-        self.rules = make_rules(variant, players, target)
+        self.rules = make_rules(variant, players, target, rules)
+        self.layout = encoding.check_layout(self.rules, layout)
         self.reward_mode = reward
         self.render_mode = render_mode
         n = self.rules.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {name: i for i, name in enumerate(self.possible_agents)}
-        space = observation_space(n)
-        action = spaces.Discrete(NUM_ACTIONS)
+        space = observation_space(n, self.layout)
+        action = spaces.Discrete(encoding.num_actions(self.layout))
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action)
         self._seeds = random.Random()
@@ -118,7 +126,10 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observed:
         obs = self.match.observation(self._seat[agent])
-        return {"observation": encoding.encode(obs), "action_mask": encoding.action_mask(obs)}
+        return {
+            "observation": encoding.encode(obs, layout=self.layout),
+            "action_mask": encoding.action_mask(obs, self.layout),
+        }
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -175,9 +186,11 @@ def raw_env(
     target: int | None = None,
     reward: str = "points",
     render_mode: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    layout: int = 1,
 ) -> TrucoEnv:
     """The unwrapped :class:`TrucoEnv`."""
-    return TrucoEnv(variant, players, target, reward, render_mode)
+    return TrucoEnv(variant, players, target, reward, render_mode, rules, layout)
 
 
 def env(
@@ -186,12 +199,15 @@ def env(
     target: int | None = None,
     reward: str = "points",
     render_mode: str | None = None,
+    rules: Mapping[str, Any] | None = None,
+    layout: int = 1,
 ) -> Any:
     """``truco_v0`` with PettingZoo's argument checks (out-of-bounds actions, call order).
 
     ``target`` None keeps the preset's (30 for argentino and espanol, 24 per cama in
-    valenciano).
+    valenciano). ``rules`` sets rule options as a record's ``[rules]`` does; those of RULES.md
+    11 (señas, a ley de juego, flor) need ``layout=2`` (:mod:`truco.env.encoding`).
     """
-    wrapped = raw_env(variant, players, target, reward, render_mode)
+    wrapped = raw_env(variant, players, target, reward, render_mode, rules, layout)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

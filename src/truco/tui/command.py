@@ -133,7 +133,8 @@ def play(args: argparse.Namespace) -> int:
 
         try:
             record = load(args.review)
-            replay(record)
+            if replay(record).rules.table_talk:  # rules.md 11: not shown in the terminal yet
+                raise TrucoError("the terminal does not show señas, a ley de juego or flor yet")
         except TrucoError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
