@@ -99,7 +99,7 @@ def test_seeded_resets_repeat_and_unseeded_ones_go_on() -> None:
     assert table.match.hands[0].cards == second
 
 
-def test_illegal_action_raises_and_render_hides_hands() -> None:
+def test_illegal_action_raises_and_render_shows_only_the_acting_seats_cards() -> None:
     table = raw_env(render_mode="ansi")
     table.reset(seed=1)
     mask = table.observe(table.agent_selection)["action_mask"]
@@ -107,5 +107,10 @@ def test_illegal_action_raises_and_render_hides_hands() -> None:
     with pytest.raises(IllegalActionError):
         table.step(illegal)
     text = table.render()
-    assert text is not None and "score 0-0" in text
-    assert not any(NAMES[c] in text for cards in table.match.hands[0].cards for c in cards)
+    seat = table.match.turn
+    assert text is not None and "score: us 0, them 0" in text
+    assert f"> p{seat} (you)" in text
+    cards = table.match.hands[0].cards
+    words = set(text.replace(",", " ").replace(":", " ").split())
+    assert all(NAMES[c] in words for c in cards[seat])
+    assert not any(NAMES[c] in words for s, cs in enumerate(cards) if s != seat for c in cs)

@@ -369,3 +369,17 @@ def match_points(match: Match, first: int) -> tuple[int, int]:
         totals[0] += a
         totals[1] += b
     return totals[0], totals[1]
+
+
+def scored_since(match: Match, hands: int, before: tuple[int, int]) -> tuple[int, int]:
+    """Points each team scored since the match had ``hands`` hands and the hand in play had
+    scored ``before`` (:meth:`Match.hand_points`): the reward of a step, cheaply.
+
+    A step finishes at most one hand, so at most the hand in play then and the next one
+    count; ``match_points`` is the general form.
+    """
+    now = match.hand_points()
+    if len(match.hands) == hands:
+        return (now[0] - before[0], now[1] - before[1])
+    done = match.hands[hands - 1].points
+    return (done[0] - before[0] + now[0], done[1] - before[1] + now[1])

@@ -41,11 +41,12 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from truco.actions import NUM_ACTIONS
-from truco.arena import parse_bot_spec
-from truco.bots import make_bot
 from truco.bots.base import Bot
-from truco.env import encoding
+from truco.env import opponents
+from truco.env.direct import encode_seat, mask_of
 from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
+from truco.env.opponents import Opponent
+from truco.env.render import table_text
 from truco.match import Match
 
 ENV_ID: Final = "truco/Truco-v0"
@@ -55,7 +56,7 @@ Observed = dict[str, Any]
 class TrucoGymEnv(gym.Env[Observed, np.int64]):
     """One learner seat against (and with) registry bots."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
 
     def __init__(
         self,
@@ -63,28 +64,27 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         players: int = 2,
         target: int | None = None,
         seat: int = 0,
-        opponent: str = "random",
-        partner: str | None = None,
+        opponent: Opponent = "random",
+        partner: Opponent | None = None,
         reward: str = "points",
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be ansi or None, not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be ansi, human or None, not {render_mode!r}")
         self.rules = make_rules(variant, players, target)
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not at a table of {self.rules.players}")
         self.seat = seat
-        self.specs = [
-            (opponent if (s - seat) & 1 else (partner or opponent))
+        opponents.check(opponent, "opponent")
+        if partner is not None:
+            opponents.check(partner, "partner")
+        self.specs: list[Opponent] = [
+            (opponent if (s - seat) & 1 else (opponent if partner is None else partner))
             for s in range(self.rules.players)
         ]
-        for s, spec in enumerate(self.specs):
-            if s != seat:
-                name, options = parse_bot_spec(spec)
-                make_bot(name, seed=0, **options)  # fail now on a bad name or option
         self.reward_mode = reward
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -95,8 +95,8 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         self._done = True
 
     def _observe(self) -> Observed:
-        obs = self.match.observation(self.seat)
-        return {"observation": encoding.encode(obs), "action_mask": encoding.action_mask(obs)}
+        m = self.match
+        return {"observation": encode_seat(m, self.seat), "action_mask": mask_of(m, self.seat)}
 
     def _info(self) -> dict[str, Any]:
         m = self.match
@@ -110,11 +110,13 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
 
     def _play_bots(self) -> None:
         m = self.match
-        while not m.over and m.turn != self.seat:
+        me = self.seat
+        bots = self.bots
+        while not m.over and m.turn != me:
             seat = m.turn
-            bot = self.bots[seat]
+            bot = bots[seat]
             assert bot is not None
-            m.apply(bot.choose(m.observation(seat)))
+            opponents.act(bot, m, seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -122,15 +124,14 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         super().reset(seed=seed)
         match_seed = int(self.np_random.integers(2**62))
         self.match = Match(self.rules, seed=match_seed)
-        self.bots = []
-        for s, spec in enumerate(self.specs):
-            if s == self.seat:
-                self.bots.append(None)
-                continue
-            name, bot_options = parse_bot_spec(spec)
-            self.bots.append(make_bot(name, seed=match_seed * 16 + s, **bot_options))
+        self.bots = [
+            None if s == self.seat else opponents.make(spec, match_seed * 16 + s)
+            for s, spec in enumerate(self.specs)
+        ]
         self._play_bots()
         self._done = self.match.over
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Observed, float, bool, bool, dict[str, Any]]:
@@ -154,20 +155,25 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         elif m.over:
             reward = 1.0 if m.winner == team else -1.0
         self._done = m.over
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), reward, m.over, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now, as booleans."""
-        mask: npt.NDArray[np.bool_] = encoding.action_mask(
-            self.match.observation(self.seat)
-        ).astype(bool)
+        mask: npt.NDArray[np.bool_] = mask_of(self.match, self.seat).astype(bool)
         return mask
 
     def render(self) -> str | None:
-        """The public table as a line of text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi":
+        """The table as the learner sees it (:func:`truco.env.render.table_text`): returned
+        with ``render_mode="ansi"``, printed with ``"human"``."""
+        if self.render_mode is None:
             return None
-        return encoding.public_string(self.match.observation(self.seat))
+        text = table_text(self.match.observation(self.seat))
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
 
 
 if ENV_ID not in gym.registry:

@@ -53,8 +53,9 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from truco.actions import NUM_ACTIONS
-from truco.env import encoding
-from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
+from truco.env.direct import encode_seat, mask_of
+from truco.env.encoding import REWARDS, make_rules, observation_space, scored_since
+from truco.env.render import table_text
 from truco.match import Match
 
 Observed = dict[str, np.ndarray[Any, Any]]
@@ -117,8 +118,9 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = self.possible_agents[self.match.turn]
 
     def observe(self, agent: str) -> Observed:
-        obs = self.match.observation(self._seat[agent])
-        return {"observation": encoding.encode(obs), "action_mask": encoding.action_mask(obs)}
+        m = self.match
+        seat = self._seat[agent]
+        return {"observation": encode_seat(m, seat), "action_mask": mask_of(m, seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -128,17 +130,20 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for agents that are done")
         m = self.match
-        first = len(m.hands) - 1
-        before = match_points(m, first)
+        hands = m.hands
+        count = len(hands)
+        before = m.hand_points()
         m.apply(int(action))
-        after = match_points(m, first)
+        rewards = self.rewards
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.reward_mode == "points":
-            gained = (after[0] - before[0], after[1] - before[1])
-            for name in self.agents:
-                team = self._seat[name] & 1
-                self.rewards[name] = float(gained[team] - gained[1 - team])
+            gained = scored_since(m, count, before)
+            for name, seat in self._seat.items():
+                team = seat & 1
+                rewards[name] = float(gained[team] - gained[1 - team])
+        else:
+            for name in rewards:
+                rewards[name] = 0.0
         if m.over:
             result = {
                 "winner": m.winner,
@@ -149,7 +154,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[name] = True
                 self.infos[name] = dict(result)
                 if self.reward_mode == "match":
-                    self.rewards[name] = 1.0 if self._seat[name] & 1 == m.winner else -1.0
+                    rewards[name] = 1.0 if self._seat[name] & 1 == m.winner else -1.0
         else:
             self.agent_selection = self.possible_agents[m.turn]
         self._accumulate_rewards()
@@ -157,11 +162,15 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def render(self) -> str | None:
-        """The public table (no seat's cards in hand) as one line of text."""
+        """The table as the seat to act sees it (:func:`truco.env.render.table_text`; once
+        the match is over, as seat 0 sees it): returned with ``render_mode="ansi"``, printed
+        with ``"human"``."""
+        if self.render_mode is None:
+            return None
         seat = self.match.turn if self.match.turn >= 0 else 0
-        text = encoding.public_string(self.match.observation(seat))
+        text = table_text(self.match.observation(seat))
         if self.render_mode == "human":
-            print(text)
+            print(text, end="\n\n")
             return None
         return text
 
@@ -192,6 +201,69 @@ def env(
     ``target`` None keeps the preset's (30 for argentino and espanol, 24 per cama in
     valenciano).
     """
-    wrapped = raw_env(variant, players, target, reward, render_mode)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    raw = raw_env(variant, players, target, reward, render_mode)
+    return OrderEnforcing(AssertOutOfBounds(raw, raw), raw)
+
+
+# -- PettingZoo's standard wrappers, with the raw env's data read in one step
+#
+# A standard wrapper reaches ``agent_selection``, ``rewards``, ... of the env it wraps through
+# a generic ``__getattr__`` per wrapper and per read: some twenty chained lookups per step,
+# more time than the engine's step. These subclasses keep every check of the standard ones
+# (``isinstance`` holds too) and read those attributes from the raw env through a descriptor.
+
+_FORWARDED: Final = (
+    "agent_selection",
+    "agents",
+    "rewards",
+    "terminations",
+    "truncations",
+    "infos",
+    "_cumulative_rewards",
+)
+
+
+class _Forward:
+    """A data attribute of the raw env, read straight through a wrapper.
+
+    Raising ``AttributeError`` hands the read back to the wrapper's ``__getattr__``: so
+    :class:`OrderEnforcing` still refuses these reads before ``reset()`` with its message.
+    """
+
+    __slots__ = ("name",)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, wrapper: Any, owner: type | None = None) -> Any:
+        if wrapper is None:
+            return self
+        if not wrapper.__dict__.get("_has_reset", True):
+            raise AttributeError(self.name)
+        return getattr(wrapper.__dict__["_raw"], self.name)
+
+
+def _forwarding(cls: type) -> type:
+    for name in _FORWARDED:
+        descriptor = _Forward()
+        descriptor.__set_name__(cls, name)
+        setattr(cls, name, descriptor)
+    return cls
+
+
+@_forwarding
+class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """``AssertOutOfBoundsWrapper`` reading the raw env's data directly."""
+
+    def __init__(self, env: Any, raw: TrucoEnv) -> None:
+        super().__init__(env)
+        self.__dict__["_raw"] = raw
+
+
+@_forwarding
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """``OrderEnforcingWrapper`` reading the raw env's data directly (after ``reset()``)."""
+
+    def __init__(self, env: Any, raw: TrucoEnv) -> None:
+        super().__init__(env)
+        self.__dict__["_raw"] = raw
