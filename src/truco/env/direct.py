@@ -24,7 +24,14 @@ from typing import Final
 import numpy as np
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, NUM_ACTIONS, REAL_ENVIDO
-from truco.env.encoding import Floats, Mask, encode, observation_size, offsets
+from truco.env.encoding import (
+    Floats,
+    Mask,
+    encode,
+    encode_information_state,
+    observation_size,
+    offsets,
+)
 from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, ENVIDO_SETTLED, Hand
 from truco.match import PICA_PICA, Match
 
@@ -107,6 +114,39 @@ def encode_seat(match: Match, seat: int) -> Floats:
     """``encode(match.observation(seat))``, without building the observation."""
     if not match.hands:  # before the first deal: rare, take the slow path
         return encode(match.observation(seat))
+    ones, fracs, values = _entries(match, seat)
+    out = np.zeros(_offsets(match.n).size, np.float32)
+    out.put(ones, 1.0)
+    out.put(fracs, values)
+    return out
+
+
+def encode_seat_into(match: Match, seat: int, out: Floats, history: int = 0) -> None:
+    """Write ``encode(match.observation(seat))`` into ``out``; with ``history`` slots, the
+    information-state tensor (:func:`~truco.env.encoding.encode_information_state`)."""
+    if not match.hands:
+        obs = match.observation(seat)
+        if history:
+            encode_information_state(obs, out)
+        else:
+            encode(obs, out)
+        return
+    ones, fracs, values = _entries(match, seat)
+    if history:
+        n = match.n
+        base = _offsets(n).size
+        width = n + NUM_ACTIONS
+        for i, code in enumerate(match.hand_moves()[:history]):
+            slot = base + i * width
+            ones.append(slot + ((code >> 6) - seat) % n)
+            ones.append(slot + n + (code & 63))
+    out.fill(0.0)
+    out.put(ones, 1.0)
+    out.put(fracs, values)
+
+
+def _entries(match: Match, seat: int) -> tuple[list[int], list[int], list[float]]:
+    """The tensor's entries: the indices set to 1, and the other non-zero ones with values."""
     n = match.n
     at = _offsets(n)
     hand = match.hand
@@ -217,11 +257,7 @@ def encode_seat(match: Match, seat: int) -> Floats:
         camas[team] / to_win,
         camas[other] / to_win,
     )
-
-    out = np.zeros(at.size, np.float32)
-    out.put(ones, 1.0)
-    out.put(fracs, values)
-    return out
+    return ones, fracs, values
 
 
 def _seated(hand: Hand) -> tuple[tuple[int, int | None], ...]:

@@ -60,8 +60,9 @@ from truco.actions import NUM_ACTIONS, token
 from truco.bots.knowledge import Sampler
 from truco.cards import NAMES
 from truco.env import encoding
+from truco.env.direct import encode_seat_into
 from truco.match import Match
-from truco.observation import Observation, PublicHand
+from truco.observation import Observation, PublicHand, public_hand
 from truco.variants import PRESETS, Rules, find_variant
 
 GAME_NAME: Final = "python_truco"
@@ -215,11 +216,10 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
             cards[(mano + j) % n] = (d[j], d[j + n], d[j + 2 * n])
         m.start_hand(cards)
         t.deal = []
+        if len(m.hands) >= 2:
+            t.past.append(public_hand(m.hands[-2]))
         for seat in range(n):
-            obs = m.observation(seat)
-            if seat == 0 and obs.previous is not None:
-                t.past.append(obs.previous)
-            t.held[seat].append(obs.hand)
+            t.held[seat].append(cards[seat])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -264,6 +264,35 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
             parts.append("dealing " + " ".join(NAMES[c] for c in self._t.deal))
         return " | ".join(parts)
 
+    # -- the tensors, without pyspiel's per-call set-up
+    #
+    # pyspiel's ``observation_tensor()`` on a Python game builds a new initial state and a new
+    # observer to learn the tensor's shape at every call, which costs more than the rest of a
+    # step. These give the same values (the game's observer writes them) as a list, as
+    # pyspiel's do; C++ algorithms calling the tensors go through pyspiel as before.
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor of ``player`` (default: the player to act)."""
+        return self._tensor(player, 0)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information-state tensor of ``player`` (default: the player to act)."""
+        return self._tensor(player, encoding.history_slots(self._t.match.rules))
+
+    def _tensor(self, player: int | None, history: int) -> list[float]:
+        m = self._t.match
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < m.n:
+            raise ValueError(f"python_truco: no tensor for player {seat} (not a seat)")
+        rules = m.rules
+        size = (
+            encoding.information_state_size(rules) if history else encoding.observation_size(m.n)
+        )
+        out = np.zeros(size, np.float32)
+        encode_seat_into(m, seat, out, history)
+        values: list[float] = out.tolist()
+        return values
+
     # -- for observers and bots
 
     @property
@@ -300,6 +329,7 @@ class TrucoObserver:
         ):
             raise ValueError("python_truco observes for one seat: its cards and all public")
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self._history = encoding.history_slots(rules) if self.perfect_recall else 0
         n = rules.players
         if self.perfect_recall:
             size = encoding.information_state_size(rules)
@@ -316,11 +346,7 @@ class TrucoObserver:
             self.dict["history"] = self.tensor[at:].reshape(slots, n + NUM_ACTIONS)
 
     def set_from(self, state: TrucoState, player: int) -> None:
-        obs = state.observation_for(player)
-        if self.perfect_recall:
-            encoding.encode_information_state(obs, self.tensor)
-        else:
-            encoding.encode(obs, self.tensor)
+        encode_seat_into(state.match, player, self.tensor, self._history)
 
     def string_from(self, state: TrucoState, player: int) -> str:
         now = encoding.observation_string(state.observation_for(player))
