@@ -56,6 +56,10 @@ def test_parameters_and_sizes() -> None:
         "variant": "argentino",
         "players": 2,
         "target": 0,
+        "hand_only": False,
+        "score0": 0,
+        "score1": 0,
+        "mano": 0,
     }
 
 

@@ -177,7 +177,7 @@ class Match:
         ]
         other._duels = list(self._duels)
         other._deck = list(self._deck)
-        other.rng = random.Random()
+        other.rng = random.Random.__new__(random.Random)  # no seeding: the state is set next
         other.rng.setstate(self.rng.getstate())
         return other
 

@@ -343,6 +343,36 @@ def make_rules(variant: str, players: int, target: int | None) -> Rules:
     return find_variant(variant, **options)
 
 
+def new_match(
+    rules: Rules,
+    seed: int,
+    hand_only: bool = False,
+    score: Sequence[int] = (0, 0),
+    camas: Sequence[int] = (0, 0),
+    mano: int = 0,
+) -> Match:
+    """The match an episode plays: a whole match from ``score``/``camas`` with ``mano`` to
+    open, or, with ``hand_only``, a single hand in that score situation (the match waits
+    after it: :func:`episode_over`)."""
+    match = Match(rules, seed=seed, score=score, camas=camas, mano=mano, auto_deal=not hand_only)
+    if hand_only:
+        match.start_hand()
+    return match
+
+
+def episode_over(match: Match, hand_only: bool) -> bool:
+    """Whether the episode is over: the match, or with ``hand_only`` its first hand."""
+    return match.over or (hand_only and match.hands[0].complete)
+
+
+def hand_result(match: Match, team: int) -> float:
+    """The single-hand game's result for ``team``: +1 if it scored more points in the hand
+    than the other team, -1 if fewer, 0 on equal points."""
+    points = match.hands[0].points
+    diff = points[team] - points[1 - team]
+    return float((diff > 0) - (diff < 0))
+
+
 def observation_space(players: int) -> spaces.Dict:
     """``Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (50,), int8))``."""
     return spaces.Dict(

@@ -44,7 +44,15 @@ from truco.actions import NUM_ACTIONS
 from truco.bots.base import Bot
 from truco.env import opponents
 from truco.env.direct import encode_seat, mask_of
-from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
+from truco.env.encoding import (
+    REWARDS,
+    episode_over,
+    hand_result,
+    make_rules,
+    match_points,
+    new_match,
+    observation_space,
+)
 from truco.env.opponents import Opponent
 from truco.env.render import table_text
 from truco.match import Match
@@ -69,6 +77,10 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         reward: str = "points",
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
+        hand_only: bool = False,
+        score: tuple[int, int] = (0, 0),
+        camas: tuple[int, int] = (0, 0),
+        mano: int = 0,
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
@@ -78,6 +90,9 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not at a table of {self.rules.players}")
         self.seat = seat
+        self.hand_only = bool(hand_only)
+        self.start = (tuple(score), tuple(camas), mano)
+        Match(self.rules, score=score, camas=camas, mano=mano, auto_deal=False)  # check now
         opponents.check(opponent, "opponent")
         if partner is not None:
             opponents.check(partner, "partner")
@@ -100,19 +115,20 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
 
     def _info(self) -> dict[str, Any]:
         m = self.match
-        if not m.over:
+        if not episode_over(m, self.hand_only):
             return {}
         return {
             "winner": m.winner,
             "score": (m.score[0], m.score[1]),
             "camas": (m.camas[0], m.camas[1]),
+            "hand_points": m.hand_points() if self.hand_only else None,
         }
 
     def _play_bots(self) -> None:
         m = self.match
         me = self.seat
         bots = self.bots
-        while not m.over and m.turn != me:
+        while not episode_over(m, self.hand_only) and m.turn != me:
             seat = m.turn
             bot = bots[seat]
             assert bot is not None
@@ -122,14 +138,18 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observed, dict[str, Any]]:
         super().reset(seed=seed)
-        match_seed = int(self.np_random.integers(2**62))
-        self.match = Match(self.rules, seed=match_seed)
-        self.bots = [
-            None if s == self.seat else opponents.make(spec, match_seed * 16 + s)
-            for s, spec in enumerate(self.specs)
-        ]
-        self._play_bots()
-        self._done = self.match.over
+        score, camas, mano = self.start
+        for _ in range(1000):  # a single hand may end before the learner acts: deal again
+            match_seed = int(self.np_random.integers(2**62))
+            self.match = new_match(self.rules, match_seed, self.hand_only, score, camas, mano)
+            self.bots = [
+                None if s == self.seat else opponents.make(spec, match_seed * 16 + s)
+                for s, spec in enumerate(self.specs)
+            ]
+            self._play_bots()
+            self._done = episode_over(self.match, self.hand_only)
+            if not self._done:
+                break
         if self.render_mode == "human":
             self.render()
         return self._observe(), self._info()
@@ -152,12 +172,13 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         if self.reward_mode == "points":
             after = match_points(m, first)
             reward = float((after[team] - before[team]) - (after[1 - team] - before[1 - team]))
-        elif m.over:
-            reward = 1.0 if m.winner == team else -1.0
-        self._done = m.over
+        done = self._done = episode_over(m, self.hand_only)
+        if self.reward_mode == "match" and done:
+            won = 1.0 if m.winner == team else -1.0
+            reward = hand_result(m, team) if self.hand_only else won
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, m.over, False, self._info()
+        return self._observe(), reward, done, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now, as booleans."""

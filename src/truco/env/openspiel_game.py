@@ -11,11 +11,22 @@ name       default       meaning
 variant    argentino     preset: argentino, espanol, valenciano
 players    2             2, 4, 6 (and 8 in valenciano)
 target     0             points of a game (a cama); 0 keeps the preset's (30, 24)
+hand_only  false         the single-hand game (below)
+score0     0             team 0's (even seats') score when the game starts
+score1     0             team 1's (odd seats') score when the game starts
+mano       0             the seat that is mano of the first hand
 =========  ============  =========================================================
 
-The game is a whole match (RULES.md 7): sequential, imperfect information, zero-sum between
-the two teams. Returns are +1 for each seat of the winning team and -1 for the others, at
-the end only (terminal reward model).
+By default the game is a whole match (RULES.md 7) from that score: sequential, imperfect
+information, zero-sum between the two teams. Returns are +1 for each seat of the winning team
+and -1 for the others, at the end only (terminal reward model).
+
+The single-hand game (``hand_only=true``) is one hand, dealt and played in the score situation
+given (``score0``, ``score1``, ``mano``: the score decides the falta envido, the buenas and
+whether the hand is a pica-pica one); it ends with the hand. Its return is the points the
+seat's team scored in the hand minus the other team's (utilities within +-``target``). Its
+game tree is small enough for tabular methods: CFR, exploitability and best responses on
+argentino 1v1 (``examples/mccfr_single_hand.py``).
 
 Chance nodes
 ------------
@@ -23,6 +34,12 @@ Each hand is dealt by ``3 * players`` explicit chance nodes before its first dec
 outcome ``c`` (0-39, a card of :mod:`truco.cards`) deals card ``c``, uniformly among the cards
 of the deck not dealt yet. The k-th card goes to seat ``(mano + k) % players`` (RULES.md 9:
 one card at a time from the mano). A pica-pica hand is dealt once for all its duels.
+
+Sampling methods multiply chance probabilities along a sampled history. Over a whole match
+(dozens of hands, six chance nodes each) that product underflows: outcome-sampling MCCFR
+reaches non-finite regrets within a few hundred iterations. In the single-hand game the
+product is one deal's probability (1 / (40 * 39 * ... ) >= 1e-27 for eight players), and
+external- and outcome-sampling MCCFR stay finite (``tests/test_env_openspiel_cfr.py``).
 
 Actions
 -------
@@ -68,7 +85,15 @@ from truco.variants import PRESETS, Rules, find_variant
 GAME_NAME: Final = "python_truco"
 MAX_PLAYERS: Final = max(max(p.player_counts) for p in PRESETS.values())
 
-_DEFAULT_PARAMS: Final[dict[str, Any]] = {"variant": "argentino", "players": 2, "target": 0}
+_DEFAULT_PARAMS: Final[dict[str, Any]] = {
+    "variant": "argentino",
+    "players": 2,
+    "target": 0,
+    "hand_only": False,
+    "score0": 0,
+    "score1": 0,
+    "mano": 0,
+}
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -98,7 +123,14 @@ def rules_of(params: dict[str, Any]) -> Rules:
     return find_variant(str(params.get("variant", "argentino")), **options)
 
 
-def max_game_length(rules: Rules) -> int:
+def start_of(params: dict[str, Any]) -> tuple[bool, tuple[int, int], int]:
+    """``hand_only``, the starting score (team 0, team 1) and the mano, checked."""
+    hand_only = bool(params.get("hand_only", False))
+    score = (int(params.get("score0", 0)), int(params.get("score1", 0)))
+    return hand_only, score, int(params.get("mano", 0))
+
+
+def max_game_length(rules: Rules, hand_only: bool = False) -> int:
     """An upper bound on the decisions of a match (chance nodes not counted).
 
     Every hand gives a team at least one point, so a game to the target lasts at most
@@ -106,6 +138,8 @@ def max_game_length(rules: Rules) -> int:
     at most :func:`~truco.env.encoding.history_slots` moves unless a chain of envidos runs
     past eleven calls, which argentino and espanol allow but random play hardly reaches.
     """
+    if hand_only:
+        return encoding.history_slots(rules)
     hands = (2 * rules.camas_to_win - 1) * (2 * rules.target - 1)
     return hands * encoding.history_slots(rules)
 
@@ -117,15 +151,23 @@ class TrucoGame(pyspiel.Game):  # type: ignore[misc]
         full = {**_DEFAULT_PARAMS, **(params or {})}
         self.rules = rules if rules is not None else rules_of(full)
         if rules is not None:
-            full = {"variant": rules.name, "players": rules.players, "target": rules.target}
+            full = {
+                **full,
+                "variant": rules.name,
+                "players": rules.players,
+                "target": rules.target,
+            }
+        self.hand_only, self.score, self.mano = start_of(full)
+        Match(self.rules, score=self.score, mano=self.mano, auto_deal=False)  # check them
+        bound = float(self.rules.target) if self.hand_only else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=40,
             num_players=self.rules.players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
-            max_game_length=max_game_length(self.rules),
+            max_game_length=max_game_length(self.rules, self.hand_only),
         )
         super().__init__(_GAME_TYPE, info, full)
 
@@ -172,8 +214,12 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TrucoGame, table: _Table | None = None) -> None:
         super().__init__(game)
         rules = game.rules
+        self._hand_only = game.hand_only
         if table is None:
-            match = Match(rules, auto_deal=False)
+            # seed 0: chance nodes deal, so the generator is never drawn from (and seeding
+            # from the system costs more than the rest: pyspiel's clone() makes a new
+            # initial state before copying the state's attributes into it)
+            match = Match(rules, seed=0, score=game.score, mano=game.mano, auto_deal=False)
             table = _Table(match, [], [], [[] for _ in range(rules.players)])
         self._t = table
 
@@ -181,7 +227,7 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         m = self._t.match
-        if m.over:
+        if m.over or (self._hand_only and m.hands and m.hands[0].complete):
             return int(pyspiel.PlayerId.TERMINAL)
         if m.hand.over:
             return int(pyspiel.PlayerId.CHANCE)
@@ -227,12 +273,17 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         return token(action)
 
     def is_terminal(self) -> bool:
-        return self._t.match.over
+        m = self._t.match
+        return m.over or (self._hand_only and bool(m.hands) and m.hands[0].complete)
 
     def returns(self) -> list[float]:
         m = self._t.match
-        if not m.over:
+        if not self.is_terminal():
             return [0.0] * m.n
+        if self._hand_only:
+            points = m.hands[0].points
+            diff = float(points[0] - points[1])
+            return [diff if seat & 1 == 0 else -diff for seat in range(m.n)]
         return [1.0 if seat & 1 == m.winner else -1.0 for seat in range(m.n)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TrucoState:
@@ -285,9 +336,7 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         if not 0 <= seat < m.n:
             raise ValueError(f"python_truco: no tensor for player {seat} (not a seat)")
         rules = m.rules
-        size = (
-            encoding.information_state_size(rules) if history else encoding.observation_size(m.n)
-        )
+        size = encoding.information_state_size(rules) if history else encoding.observation_size(m.n)
         out = np.zeros(size, np.float32)
         encode_seat_into(m, seat, out, history)
         values: list[float] = out.tolist()

@@ -45,6 +45,7 @@ index     action
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Final
 
 import numpy as np
@@ -53,8 +54,20 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from truco.actions import NUM_ACTIONS
+from truco.bots.base import Bot
+from truco.env import opponents
 from truco.env.direct import encode_seat, mask_of
-from truco.env.encoding import REWARDS, make_rules, observation_space, scored_since
+from truco.env.encoding import (
+    REWARDS,
+    episode_over,
+    hand_result,
+    make_rules,
+    match_points,
+    new_match,
+    observation_space,
+    scored_since,
+)
+from truco.env.opponents import Opponent
 from truco.env.render import table_text
 from truco.match import Match
 
@@ -78,6 +91,11 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
         target: int | None = None,
         reward: str = "points",
         render_mode: str | None = None,
+        hand_only: bool = False,
+        score: tuple[int, int] = (0, 0),
+        camas: tuple[int, int] = (0, 0),
+        mano: int = 0,
+        bots: Mapping[int, Opponent] | None = None,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
@@ -87,9 +105,21 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
         self.rules = make_rules(variant, players, target)
         self.reward_mode = reward
         self.render_mode = render_mode
+        self.hand_only = bool(hand_only)
+        self.start = (tuple(score), tuple(camas), mano)
+        Match(self.rules, score=score, camas=camas, mano=mano, auto_deal=False)  # check now
         n = self.rules.players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self._seat = {name: i for i, name in enumerate(self.possible_agents)}
+        self.bot_specs: dict[int, Opponent] = dict(bots or {})
+        for seat, spec in self.bot_specs.items():
+            if not (isinstance(seat, int) and 0 <= seat < n):
+                raise ValueError(f"bots: seat {seat!r} is not at a table of {n}")
+            opponents.check(spec, f"bots[{seat}]")
+        if len(self.bot_specs) == n:
+            raise ValueError("bots: every seat is a bot, so no agent is left to play")
+        self.possible_agents = [f"player_{i}" for i in range(n) if i not in self.bot_specs]
+        self._seat = {name: int(name[7:]) for name in self.possible_agents}
+        self._names = {seat: name for name, seat in self._seat.items()}
+        self.bots: dict[int, Bot] = {}
         space = observation_space(n)
         action = spaces.Discrete(NUM_ACTIONS)
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
@@ -108,14 +138,33 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.match = Match(self.rules, seed=self._seeds.getrandbits(63))
+        score, camas, mano = self.start
+        for _ in range(1000):  # with bots, a single hand may end before an agent acts
+            match_seed = self._seeds.getrandbits(63)
+            self.match = new_match(self.rules, match_seed, self.hand_only, score, camas, mano)
+            self.bots = {
+                s: opponents.make(spec, match_seed % 2**40 * 16 + s)
+                for s, spec in self.bot_specs.items()
+            }
+            self._play_bots()
+            if not episode_over(self.match, self.hand_only):
+                break
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.match.turn]
+        self.agent_selection = self._names[self.match.turn]
+
+    def _play_bots(self) -> None:
+        """The bots' turns, until an agent is to act or the episode is over."""
+        bots = self.bots
+        if not bots:
+            return
+        m = self.match
+        while not episode_over(m, self.hand_only) and m.turn in bots:
+            opponents.act(bots[m.turn], m, m.turn)
 
     def observe(self, agent: str) -> Observed:
         m = self.match
@@ -130,33 +179,43 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to act: None is only for agents that are done")
         m = self.match
-        hands = m.hands
-        count = len(hands)
-        before = m.hand_points()
+        count = len(m.hands)
+        before = m.hand_points() if not self.bots else match_points(m, count - 1)
         m.apply(int(action))
+        if self.bots:
+            self._play_bots()
         rewards = self.rewards
         self._cumulative_rewards[agent] = 0.0
         if self.reward_mode == "points":
-            gained = scored_since(m, count, before)
+            if self.bots:  # the bots' moves may finish more than one hand
+                after = match_points(m, count - 1)
+                gained = (after[0] - before[0], after[1] - before[1])
+            else:
+                gained = scored_since(m, count, before)
             for name, seat in self._seat.items():
                 team = seat & 1
                 rewards[name] = float(gained[team] - gained[1 - team])
         else:
             for name in rewards:
                 rewards[name] = 0.0
-        if m.over:
+        if episode_over(m, self.hand_only):
             result = {
                 "winner": m.winner,
                 "score": (m.score[0], m.score[1]),
                 "camas": (m.camas[0], m.camas[1]),
+                "hand_points": m.hand_points() if self.hand_only else None,
             }
             for name in self.agents:
                 self.terminations[name] = True
                 self.infos[name] = dict(result)
                 if self.reward_mode == "match":
-                    rewards[name] = 1.0 if self._seat[name] & 1 == m.winner else -1.0
+                    team = self._seat[name] & 1
+                    if self.hand_only:
+                        rewards[name] = hand_result(m, team)
+                    else:
+                        rewards[name] = 1.0 if team == m.winner else -1.0
         else:
-            self.agent_selection = self.possible_agents[m.turn]
+            self.agent_selection = self._names[m.turn]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -184,9 +243,11 @@ def raw_env(
     target: int | None = None,
     reward: str = "points",
     render_mode: str | None = None,
+    **options: Any,
 ) -> TrucoEnv:
-    """The unwrapped :class:`TrucoEnv`."""
-    return TrucoEnv(variant, players, target, reward, render_mode)
+    """The unwrapped :class:`TrucoEnv` (``options``: ``hand_only``, ``score``, ``camas``,
+    ``mano``)."""
+    return TrucoEnv(variant, players, target, reward, render_mode, **options)
 
 
 def env(
@@ -195,13 +256,14 @@ def env(
     target: int | None = None,
     reward: str = "points",
     render_mode: str | None = None,
+    **options: Any,
 ) -> Any:
     """``truco_v0`` with PettingZoo's argument checks (out-of-bounds actions, call order).
 
     ``target`` None keeps the preset's (30 for argentino and espanol, 24 per cama in
     valenciano).
     """
-    raw = raw_env(variant, players, target, reward, render_mode)
+    raw = raw_env(variant, players, target, reward, render_mode, **options)
     return OrderEnforcing(AssertOutOfBounds(raw, raw), raw)
 
 
