@@ -366,28 +366,66 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         return cls(game, table)
 
 
+#: What an observer shows: one seat's view (its cards and everything public), the public
+#: part alone, or the seat's private part alone (its cards in hand).
+SEAT, PUBLIC, PRIVATE = "seat", "public", "private"
+
+
+def _kind(iig_obs_type: Any) -> str:
+    if iig_obs_type is None:
+        return SEAT
+    private = iig_obs_type.private_info
+    if iig_obs_type.public_info:
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return SEAT
+        if private == pyspiel.PrivateInfoType.NONE and not iig_obs_type.perfect_recall:
+            return PUBLIC
+    elif private == pyspiel.PrivateInfoType.SINGLE_PLAYER and not iig_obs_type.perfect_recall:
+        return PRIVATE
+    raise ValueError(
+        "python_truco observes one seat (its cards and all public), the public part alone "
+        f"or the seat's cards alone, without perfect recall for the last two; not {iig_obs_type}"
+    )
+
+
 class TrucoObserver:
-    """The observation and information-state tensors and strings (layout version 1)."""
+    """The observation and information-state tensors and strings (layout version 1).
+
+    ==========  =====================================  =====================================
+    observer    tensor                                 string
+    ==========  =====================================  =====================================
+    seat        the observation tensor (with perfect   :func:`encoding.observation_string`
+                recall: the information-state tensor)  (with perfect recall: past hands too)
+    public      the observation tensor of seat 0       :func:`encoding.public_string`
+                without its ``hand`` section: the
+                same for every player
+    private     the ``hand`` section: the seat's       ``p<seat> holds <cards>``
+                cards in hand
+    ==========  =====================================  =====================================
+    """
 
     def __init__(self, rules: Rules, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"python_truco observers take no parameters, not {params}")
-        if iig_obs_type is not None and (
-            not iig_obs_type.public_info
-            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError("python_truco observes for one seat: its cards and all public")
+        self.kind = _kind(iig_obs_type)
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         self._history = encoding.history_slots(rules) if self.perfect_recall else 0
         n = rules.players
+        names = list(encoding.sections(n))
+        if self.kind == PUBLIC:
+            names = names[1:]
+        elif self.kind == PRIVATE:
+            names = names[:1]
+        size = sum(width for _, width in names)
         if self.perfect_recall:
             size = encoding.information_state_size(rules)
-        else:
-            size = encoding.observation_size(n)
         self.tensor = np.zeros(size, np.float32)
+        self._full = (
+            np.zeros(encoding.observation_size(n), np.float32) if self.kind != SEAT else None
+        )
         self.dict: dict[str, np.ndarray[Any, Any]] = {}
         at = 0
-        for name, width in encoding.sections(n):
+        for name, width in names:
             self.dict[name] = self.tensor[at : at + width]
             at += width
         if self.perfect_recall:
@@ -395,10 +433,23 @@ class TrucoObserver:
             self.dict["history"] = self.tensor[at:].reshape(slots, n + NUM_ACTIONS)
 
     def set_from(self, state: TrucoState, player: int) -> None:
-        encode_seat_into(state.match, player, self.tensor, self._history)
+        full = self._full
+        if full is None:
+            encode_seat_into(state.match, player, self.tensor, self._history)
+        elif self.kind == PUBLIC:
+            encode_seat_into(state.match, 0, full)
+            self.tensor[:] = full[40:]
+        else:
+            encode_seat_into(state.match, player, full)
+            self.tensor[:] = full[:40]
 
     def string_from(self, state: TrucoState, player: int) -> str:
-        now = encoding.observation_string(state.observation_for(player))
+        if self.kind == PUBLIC:
+            return encoding.public_string(state.observation_for(0))
+        obs = state.observation_for(player)
+        if self.kind == PRIVATE:
+            return f"p{player} holds {' '.join(NAMES[c] for c in obs.hand) or '-'}"
+        now = encoding.observation_string(obs)
         if not self.perfect_recall:
             return now
         return "\n".join([*state.memory_of(player), now])
