@@ -135,7 +135,11 @@ class Match:
 
     def legal_actions(self) -> tuple[int, ...]:
         """The legal actions of the seat to act (:attr:`turn`)."""
-        return self.hand.legal_actions()
+        hand = self.hand
+        legal = hand._legal  # Hand.legal_actions() inlined: the hottest call of every loop
+        if legal is None:
+            legal = hand._legal = hand._compute_legal()
+        return legal
 
     def apply(self, action: int) -> None:
         """Take ``action`` for the seat to act; illegal ones raise :class:`IllegalActionError`."""
@@ -216,7 +220,7 @@ class Match:
             self._duels = [((m + i) % 6, (m + i + 3) % 6) for i in (2, 1)]
             self._start_duel((m, (m + 3) % 6))
         else:
-            seats = tuple([(self.mano + i) % self.n for i in range(self.n)])
+            seats = _seating(self.n, self.mano)
             self.hand = Hand(self.rules, seats, tuple([dealt[s] for s in seats]), self.score)
 
     def _start_duel(self, seats: tuple[int, int]) -> None:
@@ -312,6 +316,17 @@ class Match:
         from truco.observation import observe
 
         return observe(self, seat)
+
+
+_SEATINGS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _seating(n: int, mano: int) -> tuple[int, ...]:
+    """The seats of a redondo hand in playing order, from ``mano``."""
+    seats = _SEATINGS.get((n, mano))
+    if seats is None:
+        seats = _SEATINGS[n, mano] = tuple([(mano + i) % n for i in range(n)])
+    return seats
 
 
 def _check_deal(
