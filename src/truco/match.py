@@ -213,7 +213,7 @@ class Match:
             self._reset_next = False
         if self.hands:
             self.mano = (self.mano + 1) % self.n
-        log = HandLog(self.mano, self.kind, dealt)
+        log = HandLog(self.mano, self.kind, dealt, [], [0, 0])
         self.hands.append(log)
         if self.kind == PICA_PICA:
             m = self.mano
