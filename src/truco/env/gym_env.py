@@ -7,11 +7,21 @@
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
 ((379,), True)
 
-The learner sits at ``seat``; every other seat is a bot from the registry
-(:func:`truco.bots.make_bot`): ``opponent`` for the other team, ``partner`` for the learner's
-partners (the same as ``opponent`` unless given). Bot specs are those of ``truco arena``,
-``"search:budget_ms=20"``. :meth:`TrucoGymEnv.step` plays the learner's action, then the
-bots until the learner is to act again or the match is over.
+The learner sits at ``seat``; every other seat is a bot: ``opponent`` for the other team,
+``partner`` for the learner's partners (the same as ``opponent`` unless given). Each may be a
+registry name or spec (``"heuristic"``, ``"search:budget_ms=20"``, those of ``truco arena``),
+a :class:`~truco.bots.Bot` object, or a function ``f(observation) -> action``
+(:mod:`truco.env.opponents`). :meth:`TrucoGymEnv.step` plays the learner's action, then the
+bots until the learner is to act again or the episode is over.
+
+Measure a learner against ``heuristic`` (or ``search``), not ``random``: escalating every bet
+beats ``random`` nearly always and ``heuristic`` almost never.
+
+Options besides those: ``variant``, ``players``, ``target`` (None: the preset's),
+``reward``, ``illegal_reward``, ``render_mode`` (``ansi``/``human``), and the single-hand game:
+``hand_only=True`` ends the episode with the first hand, played from ``score`` (team 0,
+team 1), ``camas`` and with ``mano`` the seat that opens (a hand that ends before the learner
+acts, an opponent going to the mazo at once, is dealt again).
 
 =====================  ======================================================================
 Actions                ``Discrete(50)``, the table of :mod:`truco.env.encoding` (0-39 play
@@ -23,11 +33,17 @@ Observations           ``Dict(observation=Box(0, 1, (125 + 127 * n,), float32),
                        the mask as booleans (sb3-contrib's ``MaskablePPO`` reads it)
 Rewards                ``reward="points"``: the learner's team's points minus the other
                        team's, over the step (the bots' moves included); ``reward="match"``:
-                       +1 / -1 when the match ends
-Termination            the match is over, or an illegal action: then ``illegal_reward`` and
-                       ``info["illegal_action"] = True`` (``illegal_reward=None`` raises
+                       +1 / -1 when the match ends (single hand: +1 / -1 / 0 by the hand's
+                       points)
+Termination            the match (single hand: the hand) is over, or an illegal action:
+                       then ``illegal_reward`` and ``info["illegal_action"] = True``
+                       (``illegal_reward=None`` raises
                        :class:`~truco.errors.IllegalActionError` instead)
-Seeding                ``reset(seed=s)`` fixes the deals and the bots' choices
+Seeding                ``reset(seed=s)`` fixes the deals and the choices of bots given by
+                       name (a Bot object keeps its own generator)
+Rendering              ``render()``: the table as the learner sees it (the terminal game's
+                       layout, :func:`truco.env.render.table_text`): returned with
+                       ``render_mode="ansi"``, printed with ``"human"`` (also after each step)
 =====================  ======================================================================
 """
 

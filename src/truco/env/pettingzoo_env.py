@@ -14,19 +14,53 @@ the turn to the answerer), so follow ``agent_selection``.
 Actions                ``Discrete(50)``: the engine's action ints (table below)
 Observations           ``Dict(observation=Box(0, 1, (125 + 127 * n,), float32),
                        action_mask=Box(0, 1, (50,), int8))``, layout version 1 of
-                       :mod:`truco.env.encoding`, built from the seat's Observation only
+                       :mod:`truco.env.encoding`, from what the seat may know only (built
+                       by :mod:`truco.env.direct`, equal to encoding the seat's Observation)
 Rewards                ``reward="points"`` (default): after each step, every seat gets the
                        points its team scored in it minus those the other team scored;
                        ``reward="match"``: +1 / -1 to the winning / losing team's seats at
-                       the end. Either way ``infos`` at the end hold ``winner`` (team),
-                       ``score`` and ``camas``.
+                       the end (single hand: +1 / -1 / 0 by the hand's points). Either way
+                       ``infos`` at the end hold ``winner`` (team), ``score``, ``camas`` and
+                       ``hand_points`` (single hand; else None).
 Termination            the match is over (RULES.md 7: a team reaches the target; in
-                       valenciano wins two camas). No truncation.
+                       valenciano wins two camas), or with ``hand_only=True`` its first hand.
+                       No truncation.
 Illegal actions        raise :class:`~truco.errors.IllegalActionError` (a ``ValueError``);
                        mask them with ``action_mask``
 Seeding                ``reset(seed=s)`` fixes every deal of the match and of the matches
-                       after it (each ``reset()`` starts the next match of that stream)
+                       after it (each ``reset()`` starts the next match of that stream), and
+                       the seeds of bots given by name
+Rendering              ``render_mode="ansi"``: ``render()`` returns the table as the seat to
+                       act sees it (:func:`truco.env.render.table_text`, the terminal game's
+                       layout); ``"human"`` prints it after every step
 =====================  ======================================================================
+
+Options (keyword arguments of :func:`env` and :func:`raw_env`):
+
+=============  ===========  ================================================================
+option         default      meaning
+=============  ===========  ================================================================
+variant        argentino    preset: argentino, espanol, valenciano
+players        2            2, 4, 6 (8 in valenciano)
+target         None         points of a game; None keeps the preset's (30; 24 per cama)
+reward         points       ``points`` or ``match`` (above)
+hand_only      False        the single-hand game: one hand, then the episode ends
+score          (0, 0)       the score (team 0, team 1) the match or the hand starts from
+camas          (0, 0)       the camas won already (valenciano)
+mano           0            the seat that is mano of the first hand
+bots           None         ``{seat: bot}``: seats played inside ``step()`` by a registry name
+                            (``"heuristic"``), a :class:`~truco.bots.Bot` or a function
+                            ``f(observation) -> action`` (:mod:`truco.env.opponents`); those
+                            seats are not agents, and each agent's reward counts the bots'
+                            moves too
+=============  ===========  ================================================================
+
+:func:`env` wraps the raw env in PettingZoo's two standard wrappers, the same checks as
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (subclasses of them that read the
+raw env's attributes directly rather than through a ``__getattr__`` chain, which cost more
+than the engine's step). The environment is turn-based (``is_parallelizable`` False); a
+parallel-API loop over it is PettingZoo's ``aec_to_parallel`` only for games whose agents
+move at once, which truco's are not: drive it with ``agent_iter()``.
 
 Action indices (version 1; see :mod:`truco.env.encoding` for the observation sections):
 
