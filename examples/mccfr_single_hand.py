@@ -12,9 +12,10 @@ whole match of six chance nodes per hand).
 An exact best response (exploitability) needs a walk of the whole tree, some 9 * 10^7 deals
 times every line of play: out of reach in Python. So the curve shows what a researcher can
 measure on the way: at each checkpoint the average policy plays ``--eval-hands`` hands
-against ``heuristic`` and against ``random`` (both seatings), and we record its points per
-hand and the share of its decisions that found a trained information state (the rest play
-uniformly). It writes ``curve.json`` and ``mccfr_curve.png`` under ``--out``.
+against ``heuristic`` and against ``random`` (in duplicate: each deal in both seatings), and
+we record its points per hand and the share of its decisions that found a trained
+information state (the rest play uniformly). It writes ``curve.json`` and
+``mccfr_curve.png`` under ``--out``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ GAME = "python_truco(hand_only=True,score0=0,score1=0)"
 
 
 def evaluate(solver: Any, game: Any, opponent: str, hands: int, seed: int) -> dict[str, float]:
-    """The average policy's points per hand against ``opponent`` (both seatings)."""
+    """The average policy's points per hand against ``opponent``, in duplicate: every deal is
+    played twice, the policy in each seat (``hands`` hands in all)."""
     policy = solver.average_policy()
     infostates = solver._infostates
     rng = random.Random(seed)
@@ -46,12 +48,13 @@ def evaluate(solver: Any, game: Any, opponent: str, hands: int, seed: int) -> di
     decisions = found = 0
     for i in range(hands):
         me = i % 2
+        deals = random.Random(seed + i // 2)  # the same deal for both seatings
         bot = make_bot(opponent, seed=seed + i)
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                state.apply_action(outcomes[int(deals.random() * len(outcomes))][0])
                 continue
             seat = state.current_player()
             if seat == me:
