@@ -41,6 +41,20 @@ def test_random_sim(variant: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_truco(hand_only=True)",
+        "python_truco(variant=espanol,players=6,hand_only=True,score0=8,score1=2,mano=4)",
+        "python_truco(variant=valenciano,players=4,hand_only=True,score0=23)",
+    ],
+    ids=["argentino", "espanol-6-pica-pica", "valenciano-4"],
+)
+def test_random_sim_single_hand(game_string: str) -> None:
+    game = pyspiel.load_game(game_string)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+
+
 def test_random_sim_with_serialization() -> None:
     pyspiel.random_sim_test(_load("espanol", 4, 9), num_sims=2, serialize=True, verbose=False)
 
