@@ -3,8 +3,9 @@
 Every adapter reads its tensors and masks through :mod:`truco.env.direct`; these tests walk
 random matches of every preset and player count, from random scores (buenas, pica-pica,
 camas) and between hands (OpenSpiel's chance nodes), and compare every seat's arrays with
-:func:`truco.env.encoding.encode` and :func:`~truco.env.encoding.action_mask` of that seat's
-:class:`~truco.observation.Observation`.
+:func:`truco.env.encoding.encode`, :func:`~truco.env.encoding.encode_information_state` and
+:func:`~truco.env.encoding.action_mask` of that seat's :class:`~truco.observation.Observation`
+(the information-state tensor is written over a buffer of 7s, so a stale entry would show).
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ def _check(match: Match) -> int:
             ]
             raise AssertionError(f"seat {seat}: sections {names} differ in {match.describe()}")
         assert np.array_equal(direct.mask_of(match, seat), encoding.action_mask(obs))
+        slots = encoding.history_slots(match.rules)
+        full = np.full(encoding.information_state_size(match.rules), 7.0, np.float32)
+        direct.encode_seat_into(match, seat, full, slots)
+        assert np.array_equal(full, encoding.encode_information_state(obs))
     return match.n
 
 
