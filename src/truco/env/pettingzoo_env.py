@@ -363,3 +363,10 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     def __init__(self, env: Any, raw: TrucoEnv) -> None:
         super().__init__(env)
         self.__dict__["_raw"] = raw
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``AECEnv.last()`` asked of the raw env once reset: the wrappers between add no
+        check to an observation. Before ``reset()``, the standard wrapper's errors."""
+        if not self._has_reset:
+            return super().last(observe)  # type: ignore[no-any-return]
+        return self._raw.last(observe)  # type: ignore[no-any-return]
