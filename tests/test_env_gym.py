@@ -166,3 +166,14 @@ def test_render_ansi_and_human(capsys: pytest.CaptureFixture[str]) -> None:
     assert human.render() is None
     printed = capsys.readouterr().out
     assert text in printed
+
+
+def test_reset_options_set_the_score_situation_of_one_episode() -> None:
+    table = TrucoGymEnv(hand_only=True, opponent="heuristic")
+    table.reset(seed=1, options={"score": (27, 14), "mano": 1})
+    assert table.match.start.score == (27, 14) and table.match.hands[0].mano == 1
+    table.reset(seed=1)
+    assert table.match.start.score == (0, 0) and table.match.hands[0].mano == 0
+    for bad in ({"score": (1, 2, 3)}, {"score": (-1, 0)}, {"mano": 5}, {"dealer": 1}):
+        with pytest.raises(ValueError):
+            table.reset(seed=2, options=bad)

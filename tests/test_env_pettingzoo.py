@@ -187,3 +187,11 @@ def test_render_human_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
     assert table.render() is None
     out = capsys.readouterr().out
     assert "> p0 (you)" in out and "bets: no truco, no envido" in out
+
+
+def test_reset_options_set_the_score_situation_of_one_episode() -> None:
+    table = env(hand_only=True, variant="espanol", players=6)
+    table.reset(seed=4, options={"score": (9, 2), "mano": 3})
+    match = table.unwrapped.match
+    assert match.start.score == (9, 2) and match.hands[0].kind == "pica-pica"
+    assert table.agent_selection == "player_3"

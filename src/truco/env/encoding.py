@@ -360,6 +360,28 @@ def new_match(
     return match
 
 
+Start = tuple[tuple[int, ...], tuple[int, ...], int]
+
+
+def start_of_episode(rules: Rules, start: Start, options: Mapping[str, Any] | None) -> Start:
+    """The score, camas and mano an episode starts from: the environment's, or those that
+    ``reset(options={"score": (a, b), "camas": (c, d), "mano": m})`` gives for this episode
+    (checked: a bad one raises :class:`~truco.errors.RulesError` and changes nothing)."""
+    if not options:
+        return start
+    unknown = set(options) - {"score", "camas", "mano"}
+    if unknown:
+        raise ValueError(f"reset options are score, camas and mano, not {sorted(unknown)}")
+    score = tuple(int(x) for x in options.get("score", start[0]))
+    camas = tuple(int(x) for x in options.get("camas", start[1]))
+    mano = int(options.get("mano", start[2]))
+    for name, pair in (("score", score), ("camas", camas)):
+        if len(pair) != 2 or min(pair) < 0:
+            raise ValueError(f"reset option {name} must be two counts >= 0, not {pair}")
+    Match(rules, score=score, camas=camas, mano=mano, auto_deal=False)  # check them
+    return score, camas, mano
+
+
 def episode_over(match: Match, hand_only: bool) -> bool:
     """Whether the episode is over: the match, or with ``hand_only`` its first hand."""
     return match.over or (hand_only and match.hands[0].complete)

@@ -22,6 +22,7 @@ Options besides those: ``variant``, ``players``, ``target`` (None: the preset's)
 ``hand_only=True`` ends the episode with the first hand, played from ``score`` (team 0,
 team 1), ``camas`` and with ``mano`` the seat that opens (a hand that ends before the learner
 acts, an opponent going to the mazo at once, is dealt again).
+``reset(options={"score": (a, b), "camas": (c, d), "mano": m})`` sets them for one episode.
 
 =====================  ======================================================================
 Actions                ``Discrete(50)``, the table of :mod:`truco.env.encoding` (0-39 play
@@ -68,6 +69,7 @@ from truco.env.encoding import (
     match_points,
     new_match,
     observation_space,
+    start_of_episode,
 )
 from truco.env.opponents import Opponent
 from truco.env.render import table_text
@@ -154,7 +156,7 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observed, dict[str, Any]]:
         super().reset(seed=seed)
-        score, camas, mano = self.start
+        score, camas, mano = start_of_episode(self.rules, self.start, options)
         for _ in range(1000):  # a single hand may end before the learner acts: deal again
             match_seed = int(self.np_random.integers(2**62))
             self.match = new_match(self.rules, match_seed, self.hand_only, score, camas, mano)

@@ -55,6 +55,9 @@ bots           None         ``{seat: bot}``: seats played inside ``step()`` by a
                             moves too
 =============  ===========  ================================================================
 
+``reset(seed=s, options={"score": (a, b), "camas": (c, d), "mano": m})`` starts that one
+episode from another score situation (any of the three keys), e.g. a random one per episode.
+
 :func:`env` wraps the raw env in PettingZoo's two standard wrappers, the same checks as
 ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` (subclasses of them that read the
 raw env's attributes directly rather than through a ``__getattr__`` chain, which cost more
@@ -100,6 +103,7 @@ from truco.env.encoding import (
     new_match,
     observation_space,
     scored_since,
+    start_of_episode,
 )
 from truco.env.opponents import Opponent
 from truco.env.render import table_text
@@ -172,7 +176,7 @@ class TrucoEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        score, camas, mano = self.start
+        score, camas, mano = start_of_episode(self.rules, self.start, options)
         for _ in range(1000):  # with bots, a single hand may end before an agent acts
             match_seed = self._seeds.getrandbits(63)
             self.match = new_match(self.rules, match_seed, self.hand_only, score, camas, mano)
