@@ -367,11 +367,8 @@ def start_of_episode(rules: Rules, start: Start, options: Mapping[str, Any] | No
     """The score, camas and mano an episode starts from: the environment's, or those that
     ``reset(options={"score": (a, b), "camas": (c, d), "mano": m})`` gives for this episode
     (checked: a bad one raises :class:`~truco.errors.RulesError` and changes nothing)."""
-    if not options:
-        return start
-    unknown = set(options) - {"score", "camas", "mano"}
-    if unknown:
-        raise ValueError(f"reset options are score, camas and mano, not {sorted(unknown)}")
+    if not options or not {"score", "camas", "mano"} & set(options):
+        return start  # other keys are left to wrappers (PettingZoo's api_test passes some)
     score = tuple(int(x) for x in options.get("score", start[0]))
     camas = tuple(int(x) for x in options.get("camas", start[1]))
     mano = int(options.get("mano", start[2]))
