@@ -11,9 +11,9 @@ so it shows exactly what that seat may know.
 >>> from truco import Match
 >>> print(table_text(Match("argentino", seed=1).observation(0)))  # doctest: +ELLIPSIS
 argentino, 2 players, to 30 | score: us 0, them 0 | redondo, mano p0
-seat        held        1st    2nd    3rd
-> p0 (you)  ...
-  p1        # # #
+seat          held         1st    2nd    3rd
+> p0 (you)    ...
+  p1          # # #
 won by
 bets: no truco, no envido
 p0 to act: ...
@@ -27,8 +27,8 @@ from truco.observation import Observation
 
 _TRUCO_LEVELS = ("no truco", "truco", "retruco", "vale-cuatro", "joc-fora")
 _ENVIDO_WORDS = {v: k for k, v in ENVIDO_BY_NAME.items()}
-_SEAT_W = 12
-_HELD_W = 12
+_SEAT_W = 14  # "> (p1 (you)) ": the marker, the longest name and a space
+_HELD_W = 13  # three cards and a space
 _BAZA_W = 7
 
 
@@ -60,7 +60,8 @@ def table_text(obs: Observation) -> str:
         cells = []
         for baza in obs.bazas:
             cells.append(next((NAMES[c] for s, c in baza if s == seat), ""))
-        row = ("> " if obs.turn == seat else "  ") + f"{name:<{_SEAT_W - 2}}{held:<{_HELD_W}}"
+        marker = "> " if obs.turn == seat else "  "
+        row = f"{marker}{name:<{_SEAT_W - 3}} {held:<{_HELD_W - 1}} "
         row += "".join(f"{c:<{_BAZA_W}}" for c in cells)
         lines.append(row.rstrip())
     won = []
