@@ -28,6 +28,16 @@ if TYPE_CHECKING:
 REDONDO = "redondo"
 PICA_PICA = "pica-pica"
 
+_SEATINGS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _seating(n: int, mano: int) -> tuple[int, ...]:
+    """The seats of a redondo hand in playing order, from ``mano``."""
+    seats = _SEATINGS.get((n, mano))
+    if seats is None:
+        seats = _SEATINGS[n, mano] = tuple([(mano + i) % n for i in range(n)])
+    return seats
+
 
 @dataclass(frozen=True, slots=True)
 class MatchStart:
@@ -213,7 +223,7 @@ class Match:
             self._reset_next = False
         if self.hands:
             self.mano = (self.mano + 1) % self.n
-        log = HandLog(self.mano, self.kind, dealt, [], [0, 0])
+        log = HandLog(self.mano, self.kind, dealt)
         self.hands.append(log)
         if self.kind == PICA_PICA:
             m = self.mano
@@ -316,17 +326,6 @@ class Match:
         from truco.observation import observe
 
         return observe(self, seat)
-
-
-_SEATINGS: dict[tuple[int, int], tuple[int, ...]] = {}
-
-
-def _seating(n: int, mano: int) -> tuple[int, ...]:
-    """The seats of a redondo hand in playing order, from ``mano``."""
-    seats = _SEATINGS.get((n, mano))
-    if seats is None:
-        seats = _SEATINGS[n, mano] = tuple([(mano + i) % n for i in range(n)])
-    return seats
 
 
 def _check_deal(

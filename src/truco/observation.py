@@ -164,7 +164,7 @@ def observe(match: Match, seat: int) -> Observation:
         hand_over=hand.over,
         match_over=match.over,
         winner=match.winner,
-        previous=public_hand(match.hands[-2]) if len(match.hands) >= 2 else None,
+        previous=_public(match.hands[-2]) if len(match.hands) >= 2 else None,
     )
 
 
@@ -177,8 +177,7 @@ def public_statements(match: Match) -> tuple[tuple[int, int | None], ...]:
     return tuple(said)
 
 
-def public_hand(log: HandLog) -> PublicHand:
-    """What everyone saw of the hand ``log`` (its cards in hand excluded)."""
+def _public(log: HandLog) -> PublicHand:
     return PublicHand(
         mano=log.mano,
         kind=log.kind,

@@ -79,7 +79,7 @@ from truco.cards import NAMES
 from truco.env import encoding
 from truco.env.direct import encode_seat_into
 from truco.match import Match
-from truco.observation import Observation, PublicHand, public_hand
+from truco.observation import Observation, PublicHand
 from truco.variants import PRESETS, Rules, find_variant
 
 GAME_NAME: Final = "python_truco"
@@ -263,7 +263,9 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         m.start_hand(cards)
         t.deal = []
         if len(m.hands) >= 2:
-            t.past.append(public_hand(m.hands[-2]))
+            previous = m.observation(0).previous  # one observation a hand, not one a seat
+            assert previous is not None
+            t.past.append(previous)
         for seat in range(n):
             t.held[seat].append(cards[seat])
 
