@@ -75,3 +75,21 @@ def test_mccfr_example_runs_finite_and_plots(tmp_path: Path) -> None:
         assert math.isfinite(row["heuristic"]["points_per_hand"])
     assert json.loads((out / "curve.json").read_text())["infostates"] == curve["infostates"]
     assert (out / "mccfr_curve.png").read_bytes().startswith(PNG)
+
+
+def test_maskable_ppo_is_made_by_name_but_not_listed(tmp_path: Path) -> None:
+    """bot_names() lists the bots that play every table with their defaults; maskable-ppo
+    needs a model, and a model reads the table size it was trained for."""
+    from sb3_contrib import MaskablePPO
+
+    from truco import Match, find_variant
+    from truco.bots import bot_names
+    from truco.env.gym_env import TrucoGymEnv
+
+    model = MaskablePPO("MultiInputPolicy", TrucoGymEnv(), n_steps=16, batch_size=16)
+    model.save(tmp_path / "m.zip")
+    bot = make_bot("maskable-ppo", path=str(tmp_path / "m.zip"))
+    assert "maskable-ppo" not in bot_names()
+    four = Match(find_variant("argentino", players=4), seed=1)
+    with pytest.raises(TrucoError, match="table of 2 players, not 4"):
+        bot.choose(four.observation(four.turn))

@@ -42,6 +42,9 @@ _PLUGINS: dict[str, tuple[str, str, str]] = {
     "openspiel-ismcts": ("truco.env.openspiel_bot", "open_spiel", "rl"),
     "maskable-ppo": ("truco.env.policy_bot", "sb3_contrib", "train"),
 }
+#: Bots that cannot play without an option (a trained model's path): made by name with it,
+#: never listed by :func:`bot_names`, whose bots all play every table with their defaults.
+_NEED_OPTIONS: frozenset[str] = frozenset({"maskable-ppo"})
 
 
 def register(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -55,13 +58,14 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_names() -> list[str]:
-    """Every bot that can be made here (optional ones only when their extra is installed)."""
+    """Every bot that can be made here with its default options (optional ones only when
+    their extra is installed; ``maskable-ppo`` needs ``path=``, so it is not listed)."""
     _load_builtin()
     names = set(_REGISTRY)
     for name, (_, needs, _extra) in _PLUGINS.items():
         if importlib.util.find_spec(needs) is not None:
             names.add(name)
-    return sorted(names)
+    return sorted(names - _NEED_OPTIONS)
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:

@@ -62,8 +62,15 @@ class PolicyBot(Bot):
                 raise TrucoError("maskable-ppo: give the model's path (maskable-ppo:path=...)")
             model = load_model(str(path))
         self.model = model
+        shape = model.observation_space["observation"].shape
+        self.size = int(shape[0])
 
     def choose(self, obs: Observation) -> int:
+        if encoding.observation_size(obs.players) != self.size:
+            raise TrucoError(
+                f"maskable-ppo: the model reads a table of {(self.size - 125) // 127} players, "
+                f"not {obs.players}"
+            )
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
