@@ -24,9 +24,9 @@ and -1 for the others, at the end only (terminal reward model).
 The single-hand game (``hand_only=true``) is one hand, dealt and played in the score situation
 given (``score0``, ``score1``, ``mano``: the score decides the falta envido, the buenas and
 whether the hand is a pica-pica one); it ends with the hand. Its return is the points the
-seat's team scored in the hand minus the other team's (utilities within +-``target``). Its
-game tree is small enough for tabular methods: CFR, exploitability and best responses on
-argentino 1v1 (``examples/mccfr_single_hand.py``).
+seat's team scored in the hand minus the other team's (utilities within +-``target``). It is
+the game for sampling-based tabular methods such as MCCFR (``examples/mccfr_single_hand.py``);
+an exact best response still has to walk some 9 * 10^7 deals of argentino 1v1.
 
 Chance nodes
 ------------
