@@ -20,8 +20,8 @@ run: $(STAMP)
 	$(BIN)/truco serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src

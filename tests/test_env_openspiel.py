@@ -14,6 +14,7 @@ import pyspiel
 import truco.env  # noqa: F401  (registers openspiel-ismcts)
 from truco.arena import run_arena
 from truco.bots import make_bot
+from truco.cards import NAMES
 from truco.env import encoding
 from truco.env.openspiel_game import GAME_NAME, TrucoGame, TrucoState
 from truco.match import Match
@@ -40,6 +41,20 @@ def test_random_sim(variant: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 
 
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "python_truco(hand_only=True)",
+        "python_truco(variant=espanol,players=6,hand_only=True,score0=8,score1=2,mano=4)",
+        "python_truco(variant=valenciano,players=4,hand_only=True,score0=23)",
+    ],
+    ids=["argentino", "espanol-6-pica-pica", "valenciano-4"],
+)
+def test_random_sim_single_hand(game_string: str) -> None:
+    game = pyspiel.load_game(game_string)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+
+
 def test_random_sim_with_serialization() -> None:
     pyspiel.random_sim_test(_load("espanol", 4, 9), num_sims=2, serialize=True, verbose=False)
 
@@ -59,6 +74,10 @@ def test_parameters_and_sizes() -> None:
         "layout": 1,
         "flor": False,
         "ley": False,
+        "hand_only": False,
+        "score0": 0,
+        "score1": 0,
+        "mano": 0,
     }
 
 
@@ -163,3 +182,48 @@ def test_game_from_rules_for_bots() -> None:
     state = TrucoState.from_match(game, Match(rules, seed=1))
     assert game.num_players() == 2 and not state.is_chance_node()
     assert state.legal_actions() == sorted(state.match.legal_actions())
+
+
+def test_public_and_private_observers() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("python_truco(players=4,hand_only=True)")
+    public = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+        ),
+    )
+    private = make_observation(
+        game,
+        pyspiel.IIGObservationType(
+            public_info=False,
+            perfect_recall=False,
+            private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER,
+        ),
+    )
+    state = game.new_initial_state()
+    rng = random.Random(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        views = []
+        for seat in range(4):
+            public.set_from(state, seat)
+            views.append((public.tensor.copy(), public.string_from(state, seat)))
+            private.set_from(state, seat)
+            full = np.array(state.observation_tensor(seat))
+            np.testing.assert_array_equal(private.tensor, full[:40])
+            hand = state.match.observation(seat).hand
+            assert private.string_from(state, seat).split()[2:] == [NAMES[c] for c in hand]
+        assert all(np.array_equal(v[0], views[0][0]) and v[1] == views[0][1] for v in views)
+        np.testing.assert_array_equal(views[0][0], np.array(state.observation_tensor(0))[40:])
+        state.apply_action(rng.choice(state.legal_actions()))
+    with pytest.raises(ValueError, match="observes one seat"):
+        make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE
+            ),
+        )

@@ -13,9 +13,11 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 from pettingzoo.test import api_test, seed_test
 
+from truco.bots.base import Bot
 from truco.cards import NAMES
 from truco.env.pettingzoo_env import env, raw_env
-from truco.errors import IllegalActionError
+from truco.errors import IllegalActionError, TrucoError
+from truco.observation import Observation
 from truco.variants import PRESETS
 
 CONFIGS = [(name, n) for name, preset in PRESETS.items() for n in preset.player_counts]
@@ -99,7 +101,7 @@ def test_seeded_resets_repeat_and_unseeded_ones_go_on() -> None:
     assert table.match.hands[0].cards == second
 
 
-def test_illegal_action_raises_and_render_hides_hands() -> None:
+def test_illegal_action_raises_and_render_shows_only_the_acting_seats_cards() -> None:
     table = raw_env(render_mode="ansi")
     table.reset(seed=1)
     mask = table.observe(table.agent_selection)["action_mask"]
@@ -107,5 +109,89 @@ def test_illegal_action_raises_and_render_hides_hands() -> None:
     with pytest.raises(IllegalActionError):
         table.step(illegal)
     text = table.render()
-    assert text is not None and "score 0-0" in text
-    assert not any(NAMES[c] in text for cards in table.match.hands[0].cards for c in cards)
+    seat = table.match.turn
+    assert text is not None and "score: us 0, them 0" in text
+    assert f"> p{seat} (you)" in text
+    cards = table.match.hands[0].cards
+    words = set(text.replace(",", " ").replace(":", " ").split())
+    assert all(NAMES[c] in words for c in cards[seat])
+    assert not any(NAMES[c] in words for s, cs in enumerate(cards) if s != seat for c in cs)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"hand_only": True},
+        {"hand_only": True, "variant": "espanol", "players": 6, "score": (10, 4), "mano": 2},
+        {"bots": {1: "heuristic"}},
+        {"variant": "valenciano", "players": 4, "bots": {0: "random", 3: "heuristic"}},
+        {"hand_only": True, "bots": {0: "random"}},
+    ],
+    ids=["hand", "hand-pica-pica", "bot", "two-bots", "hand-bot"],
+)
+def test_api_and_seed_with_options(options: dict[str, Any]) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(**options), num_cycles=300)
+        seed_test(lambda: env(**options), num_cycles=200)
+    other = [
+        str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_ADVICE)
+    ]
+    assert other == []
+
+
+def test_single_hand_ends_with_the_hand_and_scores_it() -> None:
+    table = env(hand_only=True, score=(3, 28), mano=1)
+    for seed in range(20):
+        totals = _play(table, seed)
+        match = table.unwrapped.match
+        assert len(match.hands) == 1 and match.hands[0].mano == 1
+        a, b = match.hands[0].points
+        assert totals == {"player_0": a - b, "player_1": b - a}
+        assert match.score == [min(3 + a, 30), min(28 + b, 30)]
+
+
+def _last(obs: Observation) -> int:
+    return obs.legal_actions[-1]
+
+
+class _First(Bot):
+    name = "first"
+
+    def choose(self, obs: Observation) -> int:
+        return obs.legal_actions[0]
+
+
+def test_bots_fill_seats_and_their_points_count() -> None:
+    table = env(players=4, bots={1: _last, 2: _First(), 3: "heuristic"})
+    assert table.possible_agents == ["player_0"]
+    for seed in range(3):
+        totals = _play(table, seed)
+        match = table.unwrapped.match
+        assert match.over
+        diff = sum(h.points[0] - h.points[1] for h in match.hands)
+        assert totals == {"player_0": diff}
+    bots = table.unwrapped.bots
+    assert (bots[1].name, bots[2].name, bots[3].name) == ("_last", "first", "heuristic")
+    with pytest.raises(ValueError, match="every seat"):
+        env(bots={0: "random", 1: "random"})
+    with pytest.raises(ValueError, match="seat 5"):
+        env(bots={5: "random"})
+    with pytest.raises(TrucoError, match="unknown bot"):
+        env(bots={1: "nobody"})
+
+
+def test_render_human_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    table = env(render_mode="human")
+    table.reset(seed=3)
+    assert table.render() is None
+    out = capsys.readouterr().out
+    assert "> p0 (you)" in out and "bets: no truco, no envido" in out
+
+
+def test_reset_options_set_the_score_situation_of_one_episode() -> None:
+    table = env(hand_only=True, variant="espanol", players=6)
+    table.reset(seed=4, options={"score": (9, 2), "mano": 3})
+    match = table.unwrapped.match
+    assert match.start.score == (9, 2) and match.hands[0].kind == "pica-pica"
+    assert table.agent_selection == "player_3"

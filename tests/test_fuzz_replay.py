@@ -632,7 +632,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict[str, Any], int]:
                 ]
             )
         )
-        if what in ("delete", "duplicate", "swap") and not actions:
+        if what in ("delete", "duplicate", "swap", "replace") and not actions:
             what = "insert"
         if what == "delete":
             del actions[draw(st.integers(0, len(actions) - 1))]

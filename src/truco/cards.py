@@ -168,6 +168,30 @@ def envido_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     >>> [name(c) for c in envido_cards(parse_hand("3e 4b 7e"))]
     ['7e', '3e']
     """
+    if len(cards) == 3:  # the hot case, straight-line
+        a, b, c = cards
+        sa, sb, sc = SUIT[a], SUIT[b], SUIT[c]
+        if sa == sb == sc:
+            return tuple(sorted(cards, key=_show_order, reverse=True)[:2])
+        if sa == sb:
+            pair = (a, b)
+        elif sa == sc:
+            pair = (a, c)
+        elif sb == sc:
+            pair = (b, c)
+        else:
+            return (max(cards, key=_show_order),)
+        x, y = pair
+        return pair if _show_order(x) > _show_order(y) else (y, x)
+    return _envido_cards(cards)
+
+
+def _show_order(card: Card) -> tuple[int, int]:
+    """Higher envido value first, then the lower card index."""
+    return (ENVIDO[card], -card)
+
+
+def _envido_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     value = envido_value(cards)
     ordered = sorted(cards, key=lambda c: (ENVIDO[c], -c), reverse=True)
     if value >= 20:

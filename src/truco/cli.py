@@ -69,7 +69,7 @@ def _env_bench(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"error: env-bench needs truco[rl]: {e}", file=sys.stderr)
         return 1
-    adapters = ADAPTERS if args.env == "all" else (args.env,)
+    adapters = ("engine", *(ADAPTERS if args.env == "all" else (args.env,)))
     configs = [(args.variant, args.players)]
     if args.all:
         configs = [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts]
@@ -81,7 +81,8 @@ def _env_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    print(f"| variant | players | {' | '.join(f'{a} steps/s' for a in adapters)} |")
+    heads = [("engine actions/s" if a == "engine" else f"{a} steps/s") for a in adapters]
+    print(f"| variant | players | {' | '.join(heads)} |")
     print(f"| --- | ---: |{' ---: |' * len(adapters)}")
     for i, (v, n) in enumerate(configs):
         cells = [f"{r['steps_per_s']:,}" for r in rows[i * len(adapters) : (i + 1) * len(adapters)]]

@@ -76,6 +76,11 @@ def statements(
     >>> statements([30, 27, 33, 31], [0, 1, 0, 1], [0, 1, 2, 3])
     ([(0, 30), (1, None), (3, 31), (2, 33)], 2)
     """
+    if len(order) == 2 and teams[order[0]] != teams[order[1]]:  # the hot case: a duel
+        p, q = order
+        if values[q] > values[p]:
+            return [(p, values[p]), (q, values[q])], q
+        return [(p, values[p]), (q, None)], p
     rank = {p: i for i, p in enumerate(order)}
     spoken: set[int] = set()
     said: list[tuple[int, int | None]] = []

@@ -260,11 +260,19 @@ class Hand:
         level = self.truco_level
         if level == 0:
             call = 1
-        elif self.truco_owner == self.team[p] and level < self.rules.max_truco_level:
+            # _envido_window(p), inlined
+            if self.baza or self.envido_state:
+                window = False
+            elif self.rules.envido_window == "team":
+                window = self.unplayed_first[self.team[p]] > 0
+            else:
+                window = not self.acted[p]
+            return tuple(self.held[p]) + self._extras[1][window]
+        if self.truco_owner == self.team[p] and level < self.rules.max_truco_level:
             call = level + 1
         else:
             call = 0
-        return tuple(self.held[p]) + self._extras[call][self._envido_window(p)]
+        return tuple(self.held[p]) + self._extras[call][False]  # no envido once a truco is in
 
     def why_illegal(self, action: int) -> str | None:
         """Why ``action`` is not legal now, in words; None when it is legal."""

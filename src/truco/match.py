@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 REDONDO = "redondo"
 PICA_PICA = "pica-pica"
 
+_SEATINGS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _seating(n: int, mano: int) -> tuple[int, ...]:
+    """The seats of a redondo hand in playing order, from ``mano``."""
+    seats = _SEATINGS.get((n, mano))
+    if seats is None:
+        seats = _SEATINGS[n, mano] = tuple([(mano + i) % n for i in range(n)])
+    return seats
+
 
 @dataclass(frozen=True, slots=True)
 class MatchStart:
@@ -158,7 +168,11 @@ class Match:
 
     def legal_actions(self) -> tuple[int, ...]:
         """The legal actions of the seat to act (:attr:`turn`)."""
-        return self.hand.legal_actions()
+        hand = self.hand
+        legal = hand._legal  # Hand.legal_actions() inlined: the hottest call of every loop
+        if legal is None:
+            legal = hand._legal = hand._compute_legal()
+        return legal
 
     def apply(self, action: int) -> None:
         """Take ``action`` for the seat to act; illegal ones raise :class:`IllegalActionError`."""
@@ -210,7 +224,7 @@ class Match:
         ]
         other._duels = list(self._duels)
         other._deck = list(self._deck)
-        other.rng = random.Random()
+        other.rng = random.Random.__new__(random.Random)  # no seeding: the state is set next
         other.rng.setstate(self.rng.getstate())
         if isinstance(other.hand, OptionHand):
             other.hand.rng = other.rng
@@ -253,7 +267,7 @@ class Match:
             self._duels = [third, second]
             self._start_duel(first)
         else:
-            seats = tuple([(self.mano + i) % self.n for i in range(self.n)])
+            seats = _seating(self.n, self.mano)
             deal = tuple([dealt[s] for s in seats])
             if self._talk:
                 self.hand = new_hand(self.rules, seats, deal, self.score, rng=self.rng)

@@ -38,9 +38,13 @@ class Bot:
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 #: Bots that live in optional parts of the package, imported when first asked for.
-_PLUGINS: dict[str, tuple[str, str]] = {
-    "openspiel-ismcts": ("truco.env.openspiel_bot", "open_spiel"),
+_PLUGINS: dict[str, tuple[str, str, str]] = {
+    "openspiel-ismcts": ("truco.env.openspiel_bot", "open_spiel", "rl"),
+    "maskable-ppo": ("truco.env.policy_bot", "sb3_contrib", "train"),
 }
+#: Bots that cannot play without an option (a trained model's path): made by name with it,
+#: never listed by :func:`bot_names`, whose bots all play every table with their defaults.
+_NEED_OPTIONS: frozenset[str] = frozenset({"maskable-ppo"})
 
 
 def register(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -54,13 +58,14 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_names() -> list[str]:
-    """Every bot that can be made here (optional ones only when their extra is installed)."""
+    """Every bot that can be made here with its default options (optional ones only when
+    their extra is installed; ``maskable-ppo`` needs ``path=``, so it is not listed)."""
     _load_builtin()
     names = set(_REGISTRY)
-    for name, (_, needs) in _PLUGINS.items():
+    for name, (_, needs, _extra) in _PLUGINS.items():
         if importlib.util.find_spec(needs) is not None:
             names.add(name)
-    return sorted(names)
+    return sorted(names - _NEED_OPTIONS)
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
@@ -71,7 +76,8 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
         try:
             importlib.import_module(_PLUGINS[name][0])
         except ImportError as e:
-            raise TrucoError(f"bot {name!r} needs the optional extra truco[rl]: {e}") from None
+            extra = _PLUGINS[name][2]
+            raise TrucoError(f"bot {name!r} needs the optional extra truco[{extra}]: {e}") from None
         factory = _REGISTRY.get(name)
     if factory is None:
         raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")

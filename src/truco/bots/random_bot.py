@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from truco.bots.base import Bot, register
 from truco.observation import Observation
 
@@ -11,5 +13,9 @@ class RandomBot(Bot):
     name = "random"
 
     def choose(self, obs: Observation) -> int:
-        legal = obs.legal_actions
+        return self.pick(obs.legal_actions)
+
+    def pick(self, legal: Sequence[int]) -> int:
+        """The choice among ``legal``: all this bot reads of an observation, so environments
+        that know the legal actions skip building one (same choice, same generator)."""
         return legal[int(self.rng.random() * len(legal))]

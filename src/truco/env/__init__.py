@@ -5,10 +5,16 @@ module                             what it holds
 =================================  ==========================================================
 :mod:`truco.env.encoding`          the observation tensor, action mask and strings (layout
                                    version 1), built from one seat's Observation only
+:mod:`truco.env.direct`            the same tensor and mask read straight from the match:
+                                   what the adapters use per step (tested equal)
+:mod:`truco.env.opponents`         the bots that fill the seats a learner does not play
+:mod:`truco.env.render`            the table as text, the terminal game's layout
 :mod:`truco.env.pettingzoo_env`    ``truco_v0``, a PettingZoo AEC environment
 :mod:`truco.env.gym_env`           ``truco/Truco-v0``, one seat against registry bots
 :mod:`truco.env.openspiel_game`    ``python_truco``, registered with OpenSpiel
 :mod:`truco.env.openspiel_bot`     ``openspiel-ismcts``, OpenSpiel's IS-MCTS as a bot
+:mod:`truco.env.policy_bot`        ``maskable-ppo``, a trained MaskablePPO model as a bot
+                                   (``truco[train]``)
 :mod:`truco.env.bench`             ``truco env-bench``: environment steps per second
 =================================  ==========================================================
 

@@ -11,6 +11,8 @@ gymnasium   a random legal action from the mask, ``env.step()`` (which also play
             ``random`` bots of the other seats until the learner acts again)
 openspiel   ``observation_tensor()`` of the seat to act, a random legal action,
             ``apply_action()``; the chance nodes of the deals are applied too, not counted
+engine      the bare engine as ``truco bench`` drives it: ``legal_actions()``, a random one,
+            ``apply()`` (no observation); run in the same invocation for comparison
 ==========  =================================================================================
 """
 
@@ -24,6 +26,15 @@ from typing import Any, Final
 import numpy as np
 
 ADAPTERS: Final = ("pettingzoo", "gymnasium", "openspiel")
+#: ``engine`` is the bare engine (:mod:`truco.bench`, actions per second) for comparison.
+COLUMNS: Final = ("engine", *ADAPTERS)
+
+
+def _engine(variant: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
+    from truco.bench import run as engine_run
+
+    row = engine_run(variant, players, seconds, seed)
+    return row["actions"], row["matches"], row["seconds"]
 
 
 def _pettingzoo(variant: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
@@ -93,6 +104,7 @@ def _openspiel(variant: str, players: int, seconds: float, seed: int) -> tuple[i
 
 
 _RUNNERS: Final[dict[str, Callable[[str, int, float, int], tuple[int, int, float]]]] = {
+    "engine": _engine,
     "pettingzoo": _pettingzoo,
     "gymnasium": _gymnasium,
     "openspiel": _openspiel,
@@ -104,7 +116,7 @@ def run(
 ) -> dict[str, Any]:
     """Step ``adapter``'s environment with random legal actions for about ``seconds``."""
     if adapter not in _RUNNERS:
-        raise ValueError(f"adapter must be one of {', '.join(ADAPTERS)}, not {adapter!r}")
+        raise ValueError(f"adapter must be one of {', '.join(COLUMNS)}, not {adapter!r}")
     steps, matches, elapsed = _RUNNERS[adapter](variant, players, seconds, seed)
     return {
         "adapter": adapter,

@@ -449,6 +449,55 @@ def make_rules(
     return find_variant(variant, **options)
 
 
+def new_match(
+    rules: Rules,
+    seed: int,
+    hand_only: bool = False,
+    score: Sequence[int] = (0, 0),
+    camas: Sequence[int] = (0, 0),
+    mano: int = 0,
+) -> Match:
+    """The match an episode plays: a whole match from ``score``/``camas`` with ``mano`` to
+    open, or, with ``hand_only``, a single hand in that score situation (the match waits
+    after it: :func:`episode_over`)."""
+    match = Match(rules, seed=seed, score=score, camas=camas, mano=mano, auto_deal=not hand_only)
+    if hand_only:
+        match.start_hand()
+    return match
+
+
+Start = tuple[tuple[int, ...], tuple[int, ...], int]
+
+
+def start_of_episode(rules: Rules, start: Start, options: Mapping[str, Any] | None) -> Start:
+    """The score, camas and mano an episode starts from: the environment's, or those that
+    ``reset(options={"score": (a, b), "camas": (c, d), "mano": m})`` gives for this episode
+    (checked: a bad one raises :class:`~truco.errors.RulesError` and changes nothing)."""
+    if not options or not {"score", "camas", "mano"} & set(options):
+        return start  # other keys are left to wrappers (PettingZoo's api_test passes some)
+    score = tuple(int(x) for x in options.get("score", start[0]))
+    camas = tuple(int(x) for x in options.get("camas", start[1]))
+    mano = int(options.get("mano", start[2]))
+    for name, pair in (("score", score), ("camas", camas)):
+        if len(pair) != 2 or min(pair) < 0:
+            raise ValueError(f"reset option {name} must be two counts >= 0, not {pair}")
+    Match(rules, score=score, camas=camas, mano=mano, auto_deal=False)  # check them
+    return score, camas, mano
+
+
+def episode_over(match: Match, hand_only: bool) -> bool:
+    """Whether the episode is over: the match, or with ``hand_only`` its first hand."""
+    return match.over or (hand_only and match.hands[0].complete)
+
+
+def hand_result(match: Match, team: int) -> float:
+    """The single-hand game's result for ``team``: +1 if it scored more points in the hand
+    than the other team, -1 if fewer, 0 on equal points."""
+    points = match.hands[0].points
+    diff = points[team] - points[1 - team]
+    return float((diff > 0) - (diff < 0))
+
+
 def observation_space(players: int, layout: int = 1) -> spaces.Dict:
     """``Dict(observation=Box(0, 1, (size,), float32), action_mask=Box(0, 1, (50,), int8))``
     (64 actions in layout 2)."""
@@ -476,3 +525,17 @@ def match_points(match: Match, first: int) -> tuple[int, int]:
         totals[0] += a
         totals[1] += b
     return totals[0], totals[1]
+
+
+def scored_since(match: Match, hands: int, before: tuple[int, int]) -> tuple[int, int]:
+    """Points each team scored since the match had ``hands`` hands and the hand in play had
+    scored ``before`` (:meth:`Match.hand_points`): the reward of a step, cheaply.
+
+    A step finishes at most one hand, so at most the hand in play then and the next one
+    count; ``match_points`` is the general form.
+    """
+    now = match.hand_points()
+    if len(match.hands) == hands:
+        return (now[0] - before[0], now[1] - before[1])
+    done = match.hands[hands - 1].points
+    return (done[0] - before[0] + now[0], done[1] - before[1] + now[1])

@@ -7,11 +7,22 @@
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
 ((379,), True)
 
-The learner sits at ``seat``; every other seat is a bot from the registry
-(:func:`truco.bots.make_bot`): ``opponent`` for the other team, ``partner`` for the learner's
-partners (the same as ``opponent`` unless given). Bot specs are those of ``truco arena``,
-``"search:budget_ms=20"``. :meth:`TrucoGymEnv.step` plays the learner's action, then the
-bots until the learner is to act again or the match is over.
+The learner sits at ``seat``; every other seat is a bot: ``opponent`` for the other team,
+``partner`` for the learner's partners (the same as ``opponent`` unless given). Each may be a
+registry name or spec (``"heuristic"``, ``"search:budget_ms=20"``, those of ``truco arena``),
+a :class:`~truco.bots.Bot` object, or a function ``f(observation) -> action``
+(:mod:`truco.env.opponents`). :meth:`TrucoGymEnv.step` plays the learner's action, then the
+bots until the learner is to act again or the episode is over.
+
+Measure a learner against ``heuristic`` (or ``search``), not ``random``: escalating every bet
+beats ``random`` nearly always and ``heuristic`` almost never.
+
+Options besides those: ``variant``, ``players``, ``target`` (None: the preset's),
+``reward``, ``illegal_reward``, ``render_mode`` (``ansi``/``human``), and the single-hand game:
+``hand_only=True`` ends the episode with the first hand, played from ``score`` (team 0,
+team 1), ``camas`` and with ``mano`` the seat that opens (a hand that ends before the learner
+acts, an opponent going to the mazo at once, is dealt again).
+``reset(options={"score": (a, b), "camas": (c, d), "mano": m})`` sets them for one episode.
 
 =====================  ======================================================================
 Actions                ``Discrete(50)``, the table of :mod:`truco.env.encoding` (0-39 play
@@ -23,14 +34,19 @@ Observations           ``Dict(observation=Box(0, 1, (125 + 127 * n,), float32),
                        the mask as booleans (sb3-contrib's ``MaskablePPO`` reads it)
 Rewards                ``reward="points"``: the learner's team's points minus the other
                        team's, over the step (the bots' moves included); ``reward="match"``:
-                       +1 / -1 when the match ends
-Termination            the match is over, or an illegal action: then ``illegal_reward`` and
-                       ``info["illegal_action"] = True`` (``illegal_reward=None`` raises
+                       +1 / -1 when the match ends (single hand: +1 / -1 / 0 by the hand's
+                       points)
+Termination            the match (single hand: the hand) is over, or an illegal action:
+                       then ``illegal_reward`` and ``info["illegal_action"] = True``
+                       (``illegal_reward=None`` raises
                        :class:`~truco.errors.IllegalActionError` instead)
 Seeding                ``reset(seed=s)`` fixes the deals and the bots' choices
 Rule options           ``rules={"senas": True, "flor": True}`` as a record's ``[rules]``; those
                        of RULES.md 11 need ``layout=2`` (64 actions, and the señas and flor
                        sections of :mod:`truco.env.encoding`)
+Rendering              ``render()``: the table as the learner sees it (the terminal game's
+                       layout, :func:`truco.env.render.table_text`): returned with
+                       ``render_mode="ansi"``, printed with ``"human"`` (also after each step)
 =====================  ======================================================================
 """
 
@@ -44,11 +60,21 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from truco.arena import parse_bot_spec
-from truco.bots import make_bot
 from truco.bots.base import Bot
-from truco.env import encoding
-from truco.env.encoding import REWARDS, make_rules, match_points, observation_space
+from truco.env import encoding, opponents
+from truco.env.direct import encode_for, mask_for
+from truco.env.encoding import (
+    REWARDS,
+    episode_over,
+    hand_result,
+    make_rules,
+    match_points,
+    new_match,
+    observation_space,
+    start_of_episode,
+)
+from truco.env.opponents import Opponent
+from truco.env.render import table_text
 from truco.match import Match
 
 ENV_ID: Final = "truco/Truco-v0"
@@ -58,7 +84,7 @@ Observed = dict[str, Any]
 class TrucoGymEnv(gym.Env[Observed, np.int64]):
     """One learner seat against (and with) registry bots."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}  # noqa: RUF012  (gymnasium's)
 
     def __init__(
         self,
@@ -66,31 +92,37 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         players: int = 2,
         target: int | None = None,
         seat: int = 0,
-        opponent: str = "random",
-        partner: str | None = None,
+        opponent: Opponent = "random",
+        partner: Opponent | None = None,
         reward: str = "points",
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
+        hand_only: bool = False,
+        score: tuple[int, int] = (0, 0),
+        camas: tuple[int, int] = (0, 0),
+        mano: int = 0,
         rules: Mapping[str, Any] | None = None,
         layout: int = 1,
     ) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be ansi or None, not {render_mode!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be ansi, human or None, not {render_mode!r}")
         self.rules = make_rules(variant, players, target, rules)
         self.layout = encoding.check_layout(self.rules, layout)
         if not 0 <= seat < self.rules.players:
             raise ValueError(f"seat {seat} is not at a table of {self.rules.players}")
         self.seat = seat
-        self.specs = [
-            (opponent if (s - seat) & 1 else (partner or opponent))
+        self.hand_only = bool(hand_only)
+        self.start = (tuple(score), tuple(camas), mano)
+        Match(self.rules, score=score, camas=camas, mano=mano, auto_deal=False)  # check now
+        opponents.check(opponent, "opponent")
+        if partner is not None:
+            opponents.check(partner, "partner")
+        self.specs: list[Opponent] = [
+            (opponent if (s - seat) & 1 else (opponent if partner is None else partner))
             for s in range(self.rules.players)
         ]
-        for s, spec in enumerate(self.specs):
-            if s != seat:
-                name, options = parse_bot_spec(spec)
-                make_bot(name, seed=0, **options)  # fail now on a bad name or option
         self.reward_mode = reward
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -101,45 +133,51 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         self._done = True
 
     def _observe(self) -> Observed:
-        obs = self.match.observation(self.seat)
+        m = self.match
         return {
-            "observation": encoding.encode(obs, layout=self.layout),
-            "action_mask": encoding.action_mask(obs, self.layout),
+            "observation": encode_for(m, self.seat, self.layout),
+            "action_mask": mask_for(m, self.seat, self.layout),
         }
 
     def _info(self) -> dict[str, Any]:
         m = self.match
-        if not m.over:
+        if not episode_over(m, self.hand_only):
             return {}
         return {
             "winner": m.winner,
             "score": (m.score[0], m.score[1]),
             "camas": (m.camas[0], m.camas[1]),
+            "hand_points": m.hand_points() if self.hand_only else None,
         }
 
     def _play_bots(self) -> None:
         m = self.match
-        while not m.over and m.turn != self.seat:
+        me = self.seat
+        bots = self.bots
+        while not episode_over(m, self.hand_only) and m.turn != me:
             seat = m.turn
-            bot = self.bots[seat]
+            bot = bots[seat]
             assert bot is not None
-            m.apply(bot.choose(m.observation(seat)))
+            opponents.act(bot, m, seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observed, dict[str, Any]]:
         super().reset(seed=seed)
-        match_seed = int(self.np_random.integers(2**62))
-        self.match = Match(self.rules, seed=match_seed)
-        self.bots = []
-        for s, spec in enumerate(self.specs):
-            if s == self.seat:
-                self.bots.append(None)
-                continue
-            name, bot_options = parse_bot_spec(spec)
-            self.bots.append(make_bot(name, seed=match_seed * 16 + s, **bot_options))
-        self._play_bots()
-        self._done = self.match.over
+        score, camas, mano = start_of_episode(self.rules, self.start, options)
+        for _ in range(1000):  # a single hand may end before the learner acts: deal again
+            match_seed = int(self.np_random.integers(2**62))
+            self.match = new_match(self.rules, match_seed, self.hand_only, score, camas, mano)
+            self.bots = [
+                None if s == self.seat else opponents.make(spec, match_seed * 16 + s)
+                for s, spec in enumerate(self.specs)
+            ]
+            self._play_bots()
+            self._done = episode_over(self.match, self.hand_only)
+            if not self._done:
+                break
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), self._info()
 
     def step(self, action: np.int64 | int) -> tuple[Observed, float, bool, bool, dict[str, Any]]:
@@ -160,23 +198,29 @@ class TrucoGymEnv(gym.Env[Observed, np.int64]):
         if self.reward_mode == "points":
             after = match_points(m, first)
             reward = float((after[team] - before[team]) - (after[1 - team] - before[1 - team]))
-        elif m.over:
-            reward = 1.0 if m.winner == team else -1.0
-        self._done = m.over
-        return self._observe(), reward, m.over, False, self._info()
+        done = self._done = episode_over(m, self.hand_only)
+        if self.reward_mode == "match" and done:
+            won = 1.0 if m.winner == team else -1.0
+            reward = hand_result(m, team) if self.hand_only else won
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, done, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions of the learner now, as booleans."""
-        mask: npt.NDArray[np.bool_] = encoding.action_mask(
-            self.match.observation(self.seat), self.layout
-        ).astype(bool)
+        mask: npt.NDArray[np.bool_] = mask_for(self.match, self.seat, self.layout).astype(bool)
         return mask
 
     def render(self) -> str | None:
-        """The public table as a line of text (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi":
+        """The table as the learner sees it (:func:`truco.env.render.table_text`): returned
+        with ``render_mode="ansi"``, printed with ``"human"``."""
+        if self.render_mode is None:
             return None
-        return encoding.public_string(self.match.observation(self.seat))
+        text = table_text(self.match.observation(self.seat))
+        if self.render_mode == "human":
+            print(text, end="\n\n")
+            return None
+        return text
 
 
 if ENV_ID not in gym.registry:

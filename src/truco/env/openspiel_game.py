@@ -15,14 +15,25 @@ layout     1             layout version of :mod:`truco.env.encoding`: 1, or 2 wi
                          the actions and observation of RULES.md 11
 flor       false         the flor (argentino only; needs layout 2)
 ley        false         "a ley de juego" (needs layout 2)
+hand_only  false         the single-hand game (below)
+score0     0             team 0's (even seats') score when the game starts
+score1     0             team 1's (odd seats') score when the game starts
+mano       0             the seat that is mano of the first hand
 =========  ============  =========================================================
 
 Señas are not offered here: who catches a seña is chance, which this game would have to
 expose as chance nodes; the PettingZoo and Gymnasium environments play them.
 
-The game is a whole match (RULES.md 7): sequential, imperfect information, zero-sum between
-the two teams. Returns are +1 for each seat of the winning team and -1 for the others, at
-the end only (terminal reward model).
+By default the game is a whole match (RULES.md 7) from that score: sequential, imperfect
+information, zero-sum between the two teams. Returns are +1 for each seat of the winning team
+and -1 for the others, at the end only (terminal reward model).
+
+The single-hand game (``hand_only=true``) is one hand, dealt and played in the score situation
+given (``score0``, ``score1``, ``mano``: the score decides the falta envido, the buenas and
+whether the hand is a pica-pica one); it ends with the hand. Its return is the points the
+seat's team scored in the hand minus the other team's (utilities within +-``target``). It is
+the game for sampling-based tabular methods such as MCCFR (``examples/mccfr_single_hand.py``);
+an exact best response still has to walk some 9 * 10^7 deals of argentino 1v1.
 
 Chance nodes
 ------------
@@ -30,6 +41,12 @@ Each hand is dealt by ``3 * players`` explicit chance nodes before its first dec
 outcome ``c`` (0-39, a card of :mod:`truco.cards`) deals card ``c``, uniformly among the cards
 of the deck not dealt yet. The k-th card goes to seat ``(mano + k) % players`` (RULES.md 9:
 one card at a time from the mano). A pica-pica hand is dealt once for all its duels.
+
+Sampling methods multiply chance probabilities along a sampled history. Over a whole match
+(dozens of hands, six chance nodes each) that product underflows: outcome-sampling MCCFR
+reaches non-finite regrets within a few hundred iterations. In the single-hand game the
+product is one deal's probability (1 / (40 * 39 * ... ) >= 1e-27 for eight players), and
+external- and outcome-sampling MCCFR stay finite (``tests/test_env_openspiel_cfr.py``).
 
 Actions
 -------
@@ -67,6 +84,7 @@ from truco.actions import token
 from truco.bots.knowledge import Sampler
 from truco.cards import NAMES
 from truco.env import encoding
+from truco.env.direct import encode_seat_into
 from truco.errors import RulesError
 from truco.match import Match
 from truco.observation import Observation, PublicHand
@@ -82,6 +100,10 @@ _DEFAULT_PARAMS: Final[dict[str, Any]] = {
     "layout": 1,
     "flor": False,
     "ley": False,
+    "hand_only": False,
+    "score0": 0,
+    "score1": 0,
+    "mano": 0,
 }
 
 _GAME_TYPE: Final = pyspiel.GameType(
@@ -116,7 +138,14 @@ def rules_of(params: dict[str, Any]) -> Rules:
     return find_variant(str(params.get("variant", "argentino")), **options)
 
 
-def max_game_length(rules: Rules, layout: int = 1) -> int:
+def start_of(params: dict[str, Any]) -> tuple[bool, tuple[int, int], int]:
+    """``hand_only``, the starting score (team 0, team 1) and the mano, checked."""
+    hand_only = bool(params.get("hand_only", False))
+    score = (int(params.get("score0", 0)), int(params.get("score1", 0)))
+    return hand_only, score, int(params.get("mano", 0))
+
+
+def max_game_length(rules: Rules, hand_only: bool = False, layout: int = 1) -> int:
     """An upper bound on the decisions of a match (chance nodes not counted).
 
     Every hand gives a team at least one point, so a game to the target lasts at most
@@ -124,6 +153,8 @@ def max_game_length(rules: Rules, layout: int = 1) -> int:
     at most :func:`~truco.env.encoding.history_slots` moves unless a chain of envidos runs
     past eleven calls, which argentino and espanol allow but random play hardly reaches.
     """
+    if hand_only:
+        return encoding.history_slots(rules, layout)
     hands = (2 * rules.camas_to_win - 1) * (2 * rules.target - 1)
     return hands * encoding.history_slots(rules, layout)
 
@@ -142,6 +173,7 @@ class TrucoGame(pyspiel.Game):  # type: ignore[misc]
         self.layout = encoding.check_layout(self.rules, int(full.get("layout", layout)))
         if rules is not None:
             full = {
+                **full,
                 "variant": rules.name,
                 "players": rules.players,
                 "target": rules.target,
@@ -149,14 +181,17 @@ class TrucoGame(pyspiel.Game):  # type: ignore[misc]
                 "flor": rules.flor,
                 "ley": rules.ley_de_juego,
             }
+        self.hand_only, self.score, self.mano = start_of(full)
+        Match(self.rules, score=self.score, mano=self.mano, auto_deal=False)  # check them
+        bound = float(self.rules.target) if self.hand_only else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.num_actions(self.layout),
             max_chance_outcomes=40,
             num_players=self.rules.players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=-bound,
+            max_utility=bound,
             utility_sum=0.0,
-            max_game_length=max_game_length(self.rules, self.layout),
+            max_game_length=max_game_length(self.rules, self.hand_only, self.layout),
         )
         super().__init__(_GAME_TYPE, info, full)
 
@@ -203,8 +238,12 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: TrucoGame, table: _Table | None = None) -> None:
         super().__init__(game)
         rules = game.rules
+        self._hand_only = game.hand_only
         if table is None:
-            match = Match(rules, auto_deal=False)
+            # seed 0: chance nodes deal, so the generator is never drawn from (and seeding
+            # from the system costs more than the rest: pyspiel's clone() makes a new
+            # initial state before copying the state's attributes into it)
+            match = Match(rules, seed=0, score=game.score, mano=game.mano, auto_deal=False)
             table = _Table(match, [], [], [[] for _ in range(rules.players)])
         self._t = table
 
@@ -212,7 +251,7 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         m = self._t.match
-        if m.over:
+        if m.over or (self._hand_only and m.hands and m.hands[0].complete):
             return int(pyspiel.PlayerId.TERMINAL)
         if m.hand.over:
             return int(pyspiel.PlayerId.CHANCE)
@@ -247,11 +286,12 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
             cards[(mano + j) % n] = (d[j], d[j + n], d[j + 2 * n])
         m.start_hand(cards)
         t.deal = []
+        if len(m.hands) >= 2:
+            previous = m.observation(0).previous  # one observation a hand, not one a seat
+            assert previous is not None
+            t.past.append(previous)
         for seat in range(n):
-            obs = m.observation(seat)
-            if seat == 0 and obs.previous is not None:
-                t.past.append(obs.previous)
-            t.held[seat].append(obs.hand)
+            t.held[seat].append(cards[seat])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -259,12 +299,17 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         return token(action)
 
     def is_terminal(self) -> bool:
-        return self._t.match.over
+        m = self._t.match
+        return m.over or (self._hand_only and bool(m.hands) and m.hands[0].complete)
 
     def returns(self) -> list[float]:
         m = self._t.match
-        if not m.over:
+        if not self.is_terminal():
             return [0.0] * m.n
+        if self._hand_only:
+            points = m.hands[0].points
+            diff = float(points[0] - points[1])
+            return [diff if seat & 1 == 0 else -diff for seat in range(m.n)]
         return [1.0 if seat & 1 == m.winner else -1.0 for seat in range(m.n)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> TrucoState:
@@ -296,6 +341,33 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
             parts.append("dealing " + " ".join(NAMES[c] for c in self._t.deal))
         return " | ".join(parts)
 
+    # -- the tensors, without pyspiel's per-call set-up
+    #
+    # pyspiel's ``observation_tensor()`` on a Python game builds a new initial state and a new
+    # observer to learn the tensor's shape at every call, which costs more than the rest of a
+    # step. These give the same values (the game's observer writes them) as a list, as
+    # pyspiel's do; C++ algorithms calling the tensors go through pyspiel as before.
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation tensor of ``player`` (default: the player to act)."""
+        return self._tensor(player, 0)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information-state tensor of ``player`` (default: the player to act)."""
+        return self._tensor(player, encoding.history_slots(self._t.match.rules))
+
+    def _tensor(self, player: int | None, history: int) -> list[float]:
+        m = self._t.match
+        seat = self.current_player() if player is None else int(player)
+        if not 0 <= seat < m.n:
+            raise ValueError(f"python_truco: no tensor for player {seat} (not a seat)")
+        rules = m.rules
+        size = encoding.information_state_size(rules) if history else encoding.observation_size(m.n)
+        out = np.zeros(size, np.float32)
+        encode_seat_into(m, seat, out, history)
+        values: list[float] = out.tolist()
+        return values
+
     # -- for observers and bots
 
     @property
@@ -320,8 +392,43 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         return cls(game, table)
 
 
+#: What an observer shows: one seat's view (its cards and everything public), the public
+#: part alone, or the seat's private part alone (its cards in hand).
+SEAT, PUBLIC, PRIVATE = "seat", "public", "private"
+
+
+def _kind(iig_obs_type: Any) -> str:
+    if iig_obs_type is None:
+        return SEAT
+    private = iig_obs_type.private_info
+    if iig_obs_type.public_info:
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            return SEAT
+        if private == pyspiel.PrivateInfoType.NONE and not iig_obs_type.perfect_recall:
+            return PUBLIC
+    elif private == pyspiel.PrivateInfoType.SINGLE_PLAYER and not iig_obs_type.perfect_recall:
+        return PRIVATE
+    raise ValueError(
+        "python_truco observes one seat (its cards and all public), the public part alone "
+        f"or the seat's cards alone, without perfect recall for the last two; not {iig_obs_type}"
+    )
+
+
 class TrucoObserver:
-    """The observation and information-state tensors and strings (layout version 1)."""
+    """The observation and information-state tensors and strings (layout version 1).
+
+    ==========  =====================================  =====================================
+    observer    tensor                                 string
+    ==========  =====================================  =====================================
+    seat        the observation tensor (with perfect   :func:`encoding.observation_string`
+                recall: the information-state tensor)  (with perfect recall: past hands too)
+    public      the observation tensor of seat 0       :func:`encoding.public_string`
+                without its ``hand`` section: the
+                same for every player
+    private     the ``hand`` section: the seat's       ``p<seat> holds <cards>``
+                cards in hand
+    ==========  =====================================  =====================================
+    """
 
     def __init__(
         self,
@@ -332,22 +439,28 @@ class TrucoObserver:
     ) -> None:
         if params:
             raise ValueError(f"python_truco observers take no parameters, not {params}")
-        if iig_obs_type is not None and (
-            not iig_obs_type.public_info
-            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError("python_truco observes for one seat: its cards and all public")
+        self.kind = _kind(iig_obs_type)
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        self._history = encoding.history_slots(rules) if self.perfect_recall else 0
         n = rules.players
         self.layout = layout
+        names = list(encoding.sections(n, layout))
+        if self.kind == PUBLIC:
+            names = names[1:]
+        elif self.kind == PRIVATE:
+            names = names[:1]
+        size = sum(width for _, width in names)
         if self.perfect_recall:
             size = encoding.information_state_size(rules, layout)
-        else:
-            size = encoding.observation_size(n, layout)
         self.tensor = np.zeros(size, np.float32)
+        self._full = (
+            np.zeros(encoding.observation_size(n, layout), np.float32)
+            if self.kind != SEAT
+            else None
+        )
         self.dict: dict[str, np.ndarray[Any, Any]] = {}
         at = 0
-        for name, width in encoding.sections(n, layout):
+        for name, width in names:
             self.dict[name] = self.tensor[at : at + width]
             at += width
         if self.perfect_recall:
@@ -356,14 +469,29 @@ class TrucoObserver:
             self.dict["history"] = self.tensor[at:].reshape(slots, width)
 
     def set_from(self, state: TrucoState, player: int) -> None:
-        obs = state.observation_for(player)
-        if self.perfect_recall:
-            encoding.encode_information_state(obs, self.tensor, self.layout)
+        full = self._full
+        if self.layout != 1:  # layout 2 (RULES.md 11): from the seat's Observation
+            obs = state.observation_for(0 if self.kind == PUBLIC else player)
+            if full is None and self.perfect_recall:
+                encoding.encode_information_state(obs, self.tensor, self.layout)
+            else:
+                encoding.encode(obs, self.tensor if full is None else full, self.layout)
+        elif full is None:
+            encode_seat_into(state.match, player, self.tensor, self._history)
+        elif self.kind == PUBLIC:
+            encode_seat_into(state.match, 0, full)
         else:
-            encoding.encode(obs, self.tensor, self.layout)
+            encode_seat_into(state.match, player, full)
+        if full is not None:
+            self.tensor[:] = full[40:] if self.kind == PUBLIC else full[:40]
 
     def string_from(self, state: TrucoState, player: int) -> str:
-        now = encoding.observation_string(state.observation_for(player))
+        if self.kind == PUBLIC:
+            return encoding.public_string(state.observation_for(0))
+        obs = state.observation_for(player)
+        if self.kind == PRIVATE:
+            return f"p{player} holds {' '.join(NAMES[c] for c in obs.hand) or '-'}"
+        now = encoding.observation_string(obs)
         if not self.perfect_recall:
             return now
         return "\n".join([*state.memory_of(player), now])
