@@ -47,7 +47,7 @@ from truco.actions import (
     TRUCO_CALLS,
     VALE_CUATRO,
 )
-from truco.cards import NAMES, RANK, SUIT, envido_value, spanish_name
+from truco.cards import BY_NAME, NAMES, RANK, SUIT, envido_value, spanish_name
 from truco.reasons import (
     CAMA,
     ENVIDO_REJECTED,
@@ -393,7 +393,9 @@ class Teller:
             return w("ev_shown", name=name, cards=cards, value=envido_value(event.cards))
         if kind == SENA:
             meaning, gesture_es, gesture_en = MEANINGS[event.action]
-            if w.lang == "es":
+            if meaning in BY_NAME:  # a card: its name, "as de espadas"
+                meaning = w.card(BY_NAME[meaning])
+            elif w.lang == "es":
                 meaning = _ES_MEANINGS.get(meaning, meaning)
             gesture = gesture_es if w.lang == "es" else gesture_en
             said = {"name": name, "gesture": gesture, "meaning": meaning}
