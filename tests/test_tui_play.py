@@ -209,7 +209,8 @@ async def test_a_2v2_with_señas_shows_the_bot_partners_seña_on_its_seat(tmp_pa
         assert "☺" in partner_row
         made = screen.texts.sena(sena.action, made=True)
         assert f"☺ Pedro {made}" in table  # the partner's last seña, in words, on its seat
-        assert "Pedro hace una seña" in log_text(app)
+        assert "Pedro: seña «" in log_text(app)
+        assert "· pillada: Tú" in log_text(app)  # the opponents' señas the person caught
         # an opponent's seña, caught (senas_catch = 1), is marked caught
         caught = [m for m in screen.obs.moves if m.action in SENAS and m.seat % 2 == 1]
         assert caught and all(m.caught_by == (0,) for m in caught)
@@ -227,7 +228,7 @@ async def test_a_2v2_with_señas_shows_the_bot_partners_seña_on_its_seat(tmp_pa
         await pilot.press(key)
         assert not screen.senas_open and screen.waiting and screen.obs.turn == 0
         assert len(screen.match.hand.history) == before + 1
-        assert "Tú hace una seña" in log_text(app)  # the log tells the person their own
+        assert "Tú: seña «" in log_text(app)  # the log tells the person their own
         live = screen.match
         await pilot.press("ctrl+q")
     saved = app.return_value

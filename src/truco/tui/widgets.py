@@ -196,7 +196,7 @@ class TableView(Static):
         if not playing:
             name.stylize("dim")
         if signed:
-            name = _pad(name, self.NAME_W - 2)
+            name = _pad(name, min(name.cell_len, self.NAME_W - 3))
             name.append(" " + SENA_MARK, style="bold #ffd75f")
         row.append(_pad(name, self.NAME_W))
         row.append(_pad(self._held(scene, seat, played), self.HELD_W))
