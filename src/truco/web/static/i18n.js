@@ -399,21 +399,21 @@ export function callHint(variant, token, envidoCount = 0) {
 // The señas of RULES.md 11.1 (seed 000 §15): a face, and in each language the gesture as a
 // control says it, the gesture as a seat makes it, and what it means.
 const SENAS = {
-  "sena-1e": ["🤨", ["levanta las cejas", "levanta las cejas", "as de espadas"],
+  "sena-1e": ["😲", ["levanta las cejas", "levanta las cejas", "as de espadas"],
     ["raise the eyebrows", "raises the eyebrows", "ace of swords"]],
   "sena-1b": ["😉", ["guiña un ojo", "guiña un ojo", "as de bastos"], ["wink", "winks", "ace of clubs"]],
   "sena-7e": ["😏", ["tuerce los labios a la derecha", "tuerce los labios a la derecha", "siete de espadas"],
     ["lips to the right", "twists the lips right", "seven of swords"]],
   "sena-7o": ["😒", ["tuerce los labios a la izquierda", "tuerce los labios a la izquierda", "siete de oros"],
     ["lips to the left", "twists the lips left", "seven of coins"]],
-  "sena-3": ["😬", ["muérdete el labio", "se muerde el labio", "un tres"],
+  "sena-3": ["😣", ["muérdete el labio", "se muerde el labio", "un tres"],
     ["bite the lower lip", "bites the lower lip", "a three"]],
   "sena-2": ["😗", ["haz un beso", "hace un beso", "un dos"], ["pout", "pouts", "a two"]],
   "sena-falso": ["😮", ["abre un poco la boca", "abre un poco la boca", "un as falso (oros o copas)"],
     ["open the mouth a little", "opens the mouth a little", "a false ace (coins or cups)"]],
   "sena-malas": ["😑", ["cierra los ojos", "cierra los ojos", "malas cartas"],
     ["close the eyes", "closes the eyes", "bad cards"]],
-  "sena-envido": ["🙂", ["inclina la cabeza", "inclina la cabeza", "buen envido"],
+  "sena-envido": ["😌", ["inclina la cabeza", "inclina la cabeza", "buen envido"],
     ["tilt the head", "tilts the head", "good envido"]],
 };
 export const SENA_TOKENS = Object.keys(SENAS);

@@ -325,6 +325,7 @@ function renderFelt() {
     if (view.folded.includes(seat)) classes.push("folded");
     if (!view.duel.includes(seat)) classes.push("resting");
     if (Math.sin(angle) < -0.3) classes.push("upper");
+    if (Math.cos(angle) > 0.3) classes.push("right");
     const box = el("div", classes.join(" "));
     box.dataset.seat = String(seat);
     const name = el("div", "seat-name", info.name);
