@@ -266,3 +266,22 @@ def test_a_flor_table_where_flor_is_sung(
     overlay.wait_for()
     reasons = overlay.locator("li.reason").all_inner_texts()
     assert "Flor → Nosotros +3" in reasons
+
+
+def test_a_caught_opponent_seña_is_marked_caught(page: Page, server: LiveServer) -> None:
+    options = {"senas": True, "senas_catch": 1.0}  # every opponent's seña is caught
+    table = server.create("espanol", ["human", "bot", "bot", "bot"], options=options)
+    page.goto(table["seats"][0]["link"])
+    page.wait_for_selector(".seat.me")
+    caught = page.locator(".seat.team1 .sena-mark.caught")
+    for _ in range(600):
+        if caught.count():
+            break
+        if page.locator("#overlay:not(.hidden)").count():
+            page.locator("#overlay button.continue").first.click()
+        else:
+            my_move(page)
+        page.wait_for_timeout(60)
+    assert caught.count() >= 1
+    assert "pillada" in caught.first.inner_text().lower()
+    assert page.locator(".seat.team0 .sena-mark.caught").count() == 0  # partners: not "caught"
