@@ -255,7 +255,10 @@ async def test_a_flor_is_sung_and_scored_with_its_reason(tmp_path: Path) -> None
         assert "flor" in plain(screen.query_one("#status")).lower()
         labels = [str(b.label) for b in screen.query_one(ActionBar).query(Button) if b.display]
         assert "o Flor" in labels
-        await play_hand(pilot, app, first="o")
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert "Flor: cantada por Tú" in plain(screen.query_one(BetsView))
+        await play_hand(pilot, app)
         assert isinstance(app.screen, HandOverScreen)
         summary = plain(app.screen.query_one("#summary"))
         assert "Flor → Nosotros +3" in summary  # nobody else held a flor: 3 (rules 11.3)

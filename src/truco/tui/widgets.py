@@ -273,8 +273,11 @@ class BetsView(Static):
         else:
             truco = t("truco_none")
         lines = [Text(truco, style="bold" if obs.truco_pending else "")]
+        singers = [scene.names[m.seat] for m in obs.moves if m.action == FLOR]
         if obs.flor_pending:
             lines.append(Text(t("flor_pending", call=t.call(obs.flor_pending)), style="bold"))
+        elif singers:  # rules.md 11.3: the envido of the hand is void once a flor is sung
+            lines.append(Text(t("flor_sung", names=t("and").join(singers))))
         words = Words(t.lang, rules.name)
         teller = AccountTeller(words, scene.names, scene.teams, first_team=obs.seat % 2)
         if obs.kind == "pica-pica" and not obs.hand_over and len(obs.seats) == 2:
