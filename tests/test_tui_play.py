@@ -167,3 +167,99 @@ async def test_the_mazo_and_its_penalty_are_told_with_their_reasons(tmp_path: Pa
         assert "Al mazo en la primera baza con el envido por cantar → Ellos +1" in summary
         assert "Total: Nosotros +0 · Ellos +2 → 0 a 2" in summary
         assert "Tú: me voy al mazo" in log_text(app)
+
+
+async def _until(pilot: object, app: object, found: object, hands: int = 12) -> bool:
+    """Play simple hands until ``found(obs)`` holds with the person to act."""
+    from tui_pilot import choose
+
+    for _ in range(hands * 12):
+        await settle(pilot, app)  # type: ignore[arg-type]
+        screen = app.screen  # type: ignore[attr-defined]
+        if isinstance(screen, HandOverScreen):
+            await pilot.press("enter")  # type: ignore[attr-defined]
+            continue
+        if not isinstance(screen, PlayScreen):
+            return False
+        if found(screen.obs):  # type: ignore[operator]
+            return True
+        offered = [k for k in screen.offered() if k not in ("g", "e", "r", "f", "t")]
+        await pilot.press(choose(offered))  # type: ignore[attr-defined]
+    return False
+
+
+@pytest.mark.asyncio
+async def test_a_2v2_with_señas_shows_the_bot_partners_seña_on_its_seat(tmp_path: Path) -> None:
+    from truco.actions import SENAS
+
+    rules = {"senas": True, "senas_catch": 1.0}  # every opponent seña is caught, too
+    app = game(tmp_path, "espanol", players=4, rules=rules, target=30)
+    async with app.run_test(size=(110, 34)) as pilot:
+
+        def partner_signed(obs: object) -> bool:
+            signs = [m for m in obs.moves if m.action in SENAS]  # type: ignore[attr-defined]
+            return any(m.seat == 2 for m in signs) and any(m.seat % 2 for m in signs)
+
+        assert await _until(pilot, app, partner_signed)
+        screen = app.game
+        sena = [m for m in screen.obs.moves if m.seat == 2 and m.action in SENAS][-1]
+        table = plain(screen.query_one(TableView))
+        rows = table.splitlines()
+        partner_row = next(line for line in rows if line.lstrip("▶ ").startswith("Pedro"))
+        assert "☺" in partner_row
+        made = screen.texts.sena(sena.action, made=True)
+        assert f"☺ Pedro {made}" in table  # the partner's last seña, in words, on its seat
+        assert "Pedro: seña «" in log_text(app)
+        assert "· pillada: Tú" in log_text(app)  # the opponents' señas the person caught
+        # an opponent's seña, caught (senas_catch = 1), is marked caught
+        caught = [m for m in screen.obs.moves if m.action in SENAS and m.seat % 2 == 1]
+        assert caught and all(m.caught_by == (0,) for m in caught)
+        assert "pillada" in table
+        # the person makes one: g opens the señas, a digit makes one, the turn stays
+        assert "g" in screen.offered()
+        await pilot.press("g")
+        assert screen.senas_open and "1" in screen.offered() and "t" not in screen.offered()
+        bar = screen.query_one(ActionBar)
+        labels = [str(b.label) for b in bar.query(Button) if b.display]
+        assert any("guiña un ojo: as de bastos" in label for label in labels)
+        legal = [a for a in SENAS if a in screen.obs.legal_actions]
+        key = str(SENAS.index(legal[0]) + 1)
+        before = len(screen.match.hand.history)
+        await pilot.press(key)
+        assert not screen.senas_open and screen.waiting and screen.obs.turn == 0
+        assert len(screen.match.hand.history) == before + 1
+        assert "Tú: seña «" in log_text(app)  # the log tells the person their own
+        live = screen.match
+        await pilot.press("ctrl+q")
+    saved = app.return_value
+    assert saved is not None
+    record = load(saved)
+    actions = [a for h in record.hands for a in h.actions]
+    assert any(" sena-" in a for a in actions) and any("caught-by p0" in a for a in actions)
+    result = replay(record)  # the record of the game replays exactly, señas and catches
+    again = result.match
+    assert [(h.cards, h.moves) for h in again.hands] == [(h.cards, h.moves) for h in live.hands]
+    for seat in range(4):  # who saw which seña, too
+        assert again.observation(seat) == live.observation(seat)
+
+
+@pytest.mark.asyncio
+async def test_a_flor_is_sung_and_scored_with_its_reason(tmp_path: Path) -> None:
+    from truco.actions import FLOR
+
+    app = game(tmp_path, seed=8, rules={"flor": True})  # seed 8: the person is dealt a flor
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        screen = app.game
+        assert FLOR in screen.obs.legal_actions and "o" in screen.offered()
+        assert "flor" in plain(screen.query_one("#status")).lower()
+        labels = [str(b.label) for b in screen.query_one(ActionBar).query(Button) if b.display]
+        assert "o Flor" in labels
+        await pilot.press("o")
+        await settle(pilot, app)
+        assert "Flor: cantada por Tú" in plain(screen.query_one(BetsView))
+        await play_hand(pilot, app)
+        assert isinstance(app.screen, HandOverScreen)
+        summary = plain(app.screen.query_one("#summary"))
+        assert "Flor → Nosotros +3" in summary  # nobody else held a flor: 3 (rules 11.3)
+        assert "Tú: ¡Flor!" in log_text(app)

@@ -88,3 +88,22 @@ async def test_review_moves_hand_by_hand_through_camas_and_pica_pica() -> None:
         text = " ".join(log_text(app.screen).split())
         assert "Pica-pica: duelo 2 de 3, p1 contra p4" in text
         assert "Envido no querido · p5: no quiero" in text
+
+
+@pytest.mark.asyncio
+async def test_review_of_a_game_with_señas_shows_them_by_seat() -> None:
+    example = Path(__file__).parents[1] / "examples" / "espanol-4p-senas.truco"
+    app = ReviewApp(load(example), title="senas.truco")
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("right")  # "p0 sena-falso caught-by p3"
+        table = plain(screen.query_one(TableView))
+        assert "☺" in row(screen, "Ana")
+        assert "☺ Ana abre un poco la boca: un as falso (oros o copas) · pillada" in table
+        await pilot.press("right", "right", "right")  # p1 sena-2, seen by its partner alone
+        assert "☺ Beto hace un beso: un dos" in plain(screen.query_one(TableView))
+        await pilot.press("v")  # Ana's view: her partner's señas, and Beto's only if caught
+        table = plain(screen.query_one(TableView))
+        assert "Beto" not in "".join(line for line in table.splitlines() if "☺ " in line)

@@ -22,13 +22,8 @@ from truco.tui.i18n import TEXTS, Texts
 from truco.tui.narrate import Chronicle, Teller, team_names
 from truco.tui.steps import build_steps
 
-#: The terminal does not tell señas, a ley de juego or flor yet (rules 11; `truco play --review`
-#: refuses such records with a clear error): their scenario records (11_*) are left out here.
-RECORDS = sorted(
-    p
-    for p in Path(__file__).parent.joinpath("records").glob("*.truco")
-    if not p.name.startswith("11_")
-)
+#: Every scenario record, those of rules 11 (señas, a ley de juego, flor: 11_*) included.
+RECORDS = sorted(Path(__file__).parent.joinpath("records").glob("*.truco"))
 TABLES = [("argentino", 2), ("argentino", 4), ("espanol", 6), ("valenciano", 2), ("valenciano", 8)]
 
 
@@ -185,11 +180,36 @@ def test_play_options_are_checked_before_the_screen_opens(
     assert capsys.readouterr().err.startswith("error: hand 1: cards: 1e is dealt twice")
 
 
-def test_review_refuses_records_with_the_options_of_rules_11(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    from truco.cli import main
+def test_play_takes_the_options_of_rules_11_and_checks_them() -> None:
+    parser = build_parser()
+    args = ["play", "--variant", "espanol", "--players", "4", "--rule", "senas=true"]
+    config = config_of(parser.parse_args([*args, "--rule", "ley_de_juego=true"]))
+    assert config.rules.senas and config.rules.ley_de_juego and not config.rules.flor
+    flor = config_of(parser.parse_args(["play", "--rule", "flor=true"]))
+    assert flor.rules.flor and flor.rules.name == "argentino"
+    for bad in (
+        ["--rule", "senas=true"],  # 2 players: no señas
+        ["--variant", "espanol", "--rule", "flor=true"],  # flor is argentino only
+        ["--rule", "senas"],
+        ["--rule", "nothing=1"],
+    ):
+        with pytest.raises(TrucoError):
+            config_of(parser.parse_args(["play", *bad]))
+
+
+def test_seña_words_name_the_gesture_and_its_meaning() -> None:
+    from truco.actions import SENA_1B, SENA_3, SENAS
+
+    es, en = Texts("es", "espanol"), Texts("en", "argentino")
+    assert es.sena(SENA_1B) == "guiña un ojo: as de bastos"
+    assert en.sena(SENA_1B) == "wink: ace of clubs"
+    assert es.sena(SENA_3, made=True) == "se muerde el labio: un tres"
+    assert len({es.sena(a) for a in SENAS}) == len({en.sena(a) for a in SENAS}) == len(SENAS)
+
+
+def test_review_steps_through_a_record_with_señas() -> None:
+    from truco.tui.steps import build_steps as steps_of
 
     example = Path(__file__).parents[1] / "examples" / "espanol-4p-senas.truco"
-    assert main(["play", "--review", str(example)]) == 1
-    assert "does not show señas" in capsys.readouterr().err
+    steps = steps_of(load(example))
+    assert any(m.action in range(50, 59) for s in steps for m in s.match.observation(0).moves)

@@ -180,3 +180,108 @@ def test_the_end_of_a_hand_gives_every_point_with_its_reason(
     assert "Ana: me voy al mazo" not in older and "Ana: to the mazo (folds)" in older
     assert "Ana to the mazo: the hand goes to Them, no truco → +1" in older
     assert "To the mazo in the first baza with the envido still open → Them +1" in older
+
+
+def open_table_with(
+    page: Page, server: LiveServer, variant: str, players: int, option: str
+) -> None:
+    """From the home page: ``variant``, ``players``, the rules-11 ``option`` ticked, bots."""
+    page.goto(server.http + "/")
+    page.wait_for_selector(".variant")
+    page.fill("#name", "Ana")
+    page.click(f".variant:has(input[value='{variant}']) strong")
+    page.select_option("#players", str(players))
+    page.wait_for_selector(f"#opt-{option}")
+    assert page.locator("#options-box.hidden").count() == 0
+    page.check(f"#opt-{option}")
+    page.click("#create-btn")
+    page.wait_for_url("**/t/*")
+    page.wait_for_selector(".seat.me")
+
+
+def test_home_offers_only_the_options_the_table_takes(page: Page, server: LiveServer) -> None:
+    page.goto(server.http + "/")
+    page.wait_for_selector(".variant")
+    assert page.locator("#opt-flor").count() == 1 and page.locator("#opt-senas").count() == 0
+    page.select_option("#players", "4")
+    page.wait_for_selector("#opt-senas")
+    page.click(".variant:has(input[value='espanol']) strong")
+    page.wait_for_selector("#opt-senas")
+    assert page.locator("#opt-flor").count() == 0  # flor is argentino's (rules 11.3)
+
+
+def test_a_2v2_with_señas_the_human_sees_the_bot_partners_seña(
+    page: Page, server: LiveServer
+) -> None:
+    open_table_with(page, server, "espanol", 4, "senas")
+    partner = page.locator(".seat[data-seat='2'] .sena-mark")
+    made = False
+    for _ in range(600):
+        if partner.count() and made:
+            break
+        if page.locator("#overlay:not(.hidden)").count():
+            page.locator("#overlay button.continue").first.click()
+        elif not made and page.locator("button.act-senas:not([disabled])").count():
+            page.keyboard.press("g")  # the señas open beside the calls
+            wink = page.locator(".sena-btn", has_text="guiña un ojo: as de bastos")
+            buttons = page.locator(".sena-btn").all_inner_texts()
+            assert len(buttons) == 9 and any(
+                "levanta las cejas: as de espadas" in b for b in buttons
+            )
+            if wink.count() and not wink.is_disabled():
+                wink.click()
+            else:
+                page.locator(".sena-btn").first.click()
+            made = True
+        else:
+            my_move(page)
+        page.wait_for_timeout(60)
+    assert made and partner.count() == 1
+    text = partner.inner_text()
+    assert ":" in text and any(f in text for f in "😲😉😏😒😣😗😮😑😌")
+    assert "pillada" not in text  # a partner's seña is not "caught": partners always see it
+    assert page.locator(".seat[data-seat='0'] .sena-mark").count() == 0  # not my own
+    log = page.locator("#log").inner_text()
+    assert "seña «" in log
+
+
+def test_a_flor_table_where_flor_is_sung(
+    page: Page, server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import truco.web.tables
+
+    monkeypatch.setattr(truco.web.tables, "_seed", lambda: 8)  # seat 0 is dealt a flor
+    open_table_with(page, server, "argentino", 2, "flor")
+    flor = page.locator("button.act-flor:not([disabled])")
+    flor.wait_for()
+    assert "Flor" in flor.inner_text() and "flor" in page.locator("#status").inner_text().lower()
+    page.keyboard.press("o")
+    page.locator("#log li", has_text="Ana: ¡Flor!").first.wait_for()
+    for _ in range(300):
+        if page.locator("#overlay:not(.hidden)").count():
+            break
+        my_move(page)
+        page.wait_for_timeout(60)
+    overlay = page.locator("#overlay .overlay-panel")
+    overlay.wait_for()
+    reasons = overlay.locator("li.reason").all_inner_texts()
+    assert "Flor → Nosotros +3" in reasons
+
+
+def test_a_caught_opponent_seña_is_marked_caught(page: Page, server: LiveServer) -> None:
+    options = {"senas": True, "senas_catch": 1.0}  # every opponent's seña is caught
+    table = server.create("espanol", ["human", "bot", "bot", "bot"], options=options)
+    page.goto(table["seats"][0]["link"])
+    page.wait_for_selector(".seat.me")
+    caught = page.locator(".seat.team1 .sena-mark.caught")
+    for _ in range(600):
+        if caught.count():
+            break
+        if page.locator("#overlay:not(.hidden)").count():
+            page.locator("#overlay button.continue").first.click()
+        else:
+            my_move(page)
+        page.wait_for_timeout(60)
+    assert caught.count() >= 1
+    assert "pillada" in caught.first.inner_text().lower()
+    assert page.locator(".seat.team0 .sena-mark.caught").count() == 0  # partners: not "caught"

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from web_helpers import Client, LiveServer, Oracle, cards_in, choose, joined
 
+from truco.actions import is_sena, token
 from truco.cards import NAMES
+from truco.match import Match
 from truco.records import loads
 from truco.referee import replay
 
@@ -180,3 +185,128 @@ def test_hands_are_offered_only_when_every_card_was_seen(server: LiveServer) -> 
                 assert r.status_code == 403
 
     asyncio.run(run())
+
+
+# Señas (RULES.md 11.1) over the wire: 2v2 tables with señas, played by humans and bots.
+SENA_GAMES = [
+    ("argentino", "hbhb", 15, "heuristic"),
+    ("espanol", "hhbb", 15, "heuristic"),
+    ("espanol", "hbbh", 15, "random"),
+]
+
+
+@dataclass
+class SenaOracle:
+    """The señas each viewer saw at each seq, from the full match (None: a spectator, none)."""
+
+    table: Any
+    match: Match = field(init=False)
+    seq: int = 0
+    cache: dict[tuple[int, int | None], list[tuple[int, str, bool]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.match = Match(self.table.rules, seed=self.table.seed)
+
+    def seen(self, seq: int, viewer: int | None) -> list[tuple[int, str, bool]]:
+        while (seq, viewer) not in self.cache:
+            if self.seq > seq:
+                raise AssertionError(f"no view at seq {seq}")
+            self.cache[self.seq, None] = []
+            for who in range(self.match.n):
+                moves = self.match.observation(who).moves
+                self.cache[self.seq, who] = [
+                    (m.seat, token(m.action), bool(m.caught_by)) for m in moves if is_sena(m.action)
+                ]
+            if self.seq < seq:
+                self.match.apply(self.table.actions[self.seq][1])
+                self.seq += 1
+        return self.cache[seq, viewer]
+
+
+def sena_entries(view: dict[str, Any]) -> list[tuple[int, str, bool]]:
+    return [
+        (e["seat"], e["act"], bool(e.get("caught")))
+        for e in view["log"]
+        if "act" in e and e["act"].startswith("sena-")
+    ]
+
+
+def test_no_message_reveals_a_seña_the_viewer_did_not_see(server: LiveServer) -> None:
+    async def one(variant: str, seats: str, target: int, level: str, seed: int) -> int:
+        rng = random.Random(seed)
+        kinds = ["human" if s == "h" else "bot" for s in seats]
+        options = {"senas": True}
+        table = server.create(variant, kinds, target=target, bot_level=level, options=options)
+        live = server.table(table["id"])
+        assert live.rules.senas
+        oracle = SenaOracle(live)
+        tokens: dict[int, str] = table["tokens"]
+        done = asyncio.Event()
+        counted = 0
+
+        def check_senas(message: dict[str, Any], viewer: int | None) -> None:
+            nonlocal counted
+            text = json.dumps(message, ensure_ascii=False)
+            if message.get("type") != "state":
+                assert "sena-" not in text and "seña" not in text, message
+                return
+            view = message["view"]
+            expected = oracle.seen(view["seq"], viewer)
+            assert sena_entries(view) == expected
+            assert [(s["seat"], s["sena"], s["caught"]) for s in view["senas"]] == expected
+            for words in view["told"].values():
+                assert sum("seña «" in line for line in words["log"]) == len(expected)
+            if viewer is None:
+                assert "sena-" not in text and "seña «" not in text
+            else:
+                for seat, _, caught in expected:  # an opponent's only when caught
+                    assert caught == (seat % 2 != viewer % 2)
+            counted += len(expected)
+
+        async def seat_loop(client: Client, seat: int | None) -> None:
+            acted = -1
+            for message in client.received:
+                check_senas(message, seat)
+            message = {"type": "state", "view": client.state}
+            while True:
+                if message["type"] == "state":
+                    view = message["view"]
+                    if view["over"]:
+                        done.set()
+                        return
+                    if seat is not None and view["turn"] == seat and view["seq"] > acted:
+                        acted = view["seq"]
+                        senas = [a for a in view["legal"] if a.startswith("sena-")]
+                        pick = rng.choice(senas) if senas and rng.random() < 0.5 else None
+                        action = pick or choose(rng, [a for a in view["legal"] if a not in senas])
+                        await client.send({"type": "act", "action": action, "seq": view["seq"]})
+                while True:
+                    try:
+                        message = await client.recv(timeout=0.5)
+                        break
+                    except TimeoutError:
+                        if done.is_set():
+                            return
+                check_senas(message, seat)
+
+        async with contextlib.AsyncExitStack() as stack:
+            clients: list[tuple[Client, int | None]] = [
+                (await stack.enter_async_context(joined(server, table["id"])), None)
+            ]
+            for seat in sorted(tokens):
+                client = await stack.enter_async_context(joined(server, table["id"], tokens[seat]))
+                clients.append((client, seat))
+            await asyncio.wait_for(asyncio.gather(*(seat_loop(c, s) for c, s in clients)), 90)
+        async with httpx.AsyncClient(base_url=server.http) as http:
+            game = await http.get(f"/api/tables/{table['id']}/game.truco")
+            assert game.status_code == 200
+            again = replay(loads(game.text)).match  # the record replays exactly
+            assert [h.moves for h in again.hands] == [h.moves for h in live.match.hands]
+            for seat in range(live.rules.players):
+                assert again.observation(seat) == live.match.observation(seat)
+        return counted
+
+    async def run() -> int:
+        return sum([await one(*game, seed=i) for i, game in enumerate(SENA_GAMES)])
+
+    assert asyncio.run(run()) > 50  # señas seen, summed over every view sent (hundreds)

@@ -64,13 +64,18 @@ def test_create_table_validation(server: LiveServer) -> None:
     )
     bad_level = {"variant": "argentino", "players": 2, "seats": [human, bot], "bot_level": "god"}
     assert post(bad_level).status_code == 422
-    bad_option = {
-        "variant": "argentino",
-        "players": 2,
-        "seats": [human, bot],
-        "options": {"flor": True},
+    for variant, options in (("espanol", {"flor": True}), ("argentino", {"senas": True})):
+        bad_option = {"variant": variant, "players": 2, "seats": [human, bot], "options": options}
+        assert post(bad_option).status_code == 422  # flor is argentino's; señas need teams
+    flor = {"variant": "argentino", "players": 2, "seats": [human, bot], "options": {"flor": True}}
+    assert post(flor).status_code == 201  # rules 11 options are offered in the browser
+    talk = httpx.get(f"{server.http}/api/variants").json()["variants"]
+    assert talk["argentino"]["table_talk"] == {
+        "senas": [4, 6],
+        "ley_de_juego": [2, 4, 6],
+        "flor": [2, 4, 6],
     }
-    assert post(bad_option).status_code == 422
+    assert "flor" not in talk["espanol"]["table_talk"]
     ok = post(
         {
             "variant": "argentino",

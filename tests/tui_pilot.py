@@ -18,6 +18,7 @@ def game(tmp_path: Path, variant: str = "argentino", **options: Any) -> PlayApp:
     players = options.pop("players", 2)
     target = options.pop("target", None)
     extra = {} if target is None else {"target": target}
+    extra.update(options.pop("rules", {}))
     rules = find_variant(variant, players=players, **extra)
     settings: dict[str, Any] = {"seed": 7, "bot": "heuristic", "pace": 0.0, **options}
     config = PlayConfig(rules, games=tmp_path, **settings)

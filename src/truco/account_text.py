@@ -47,7 +47,7 @@ from truco.actions import (
     TRUCO_CALLS,
     VALE_CUATRO,
 )
-from truco.cards import NAMES, RANK, SUIT, envido_value, spanish_name
+from truco.cards import BY_NAME, NAMES, RANK, SUIT, envido_value, spanish_name
 from truco.reasons import (
     CAMA,
     ENVIDO_REJECTED,
@@ -128,8 +128,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda",
         "ev_shown": "{name}: muestro {cards} ({value} de envido)",
         "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
-        "ev_sena": "{name} hace una seña: {gesture} ({meaning})",
-        "ev_sena_caught": "{name} hace una seña: {gesture} ({meaning}); la ven {caught}",
+        "ev_sena": "{name}: seña «{gesture}» ({meaning})",
+        "ev_sena_caught": "{name}: seña «{gesture}» ({meaning}) · pillada: {caught}",
         "r_flor": "Flor → {team} +{points}",
         "r_flor_won": "{call} querida → gana la flor de {name} · {team} +{points}",
         "r_flor_rejected": "{name}: {call} → {team} +{points}",
@@ -191,8 +191,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_parda": "→ {ordinal} baza parda (tied)",
         "ev_shown": "{name}: showing {cards} (envido {value})",
         "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
-        "ev_sena": "{name} makes a seña: {gesture} ({meaning})",
-        "ev_sena_caught": "{name} makes a seña: {gesture} ({meaning}); caught by {caught}",
+        "ev_sena": "{name}: seña «{gesture}» ({meaning})",
+        "ev_sena_caught": "{name}: seña «{gesture}» ({meaning}) · caught by {caught}",
         "r_flor": "Flor → {team} +{points}",
         "r_flor_won": "{call} accepted → {name}'s flor wins · {team} +{points}",
         "r_flor_rejected": "{name}: {call} → {team} +{points}",
@@ -393,7 +393,9 @@ class Teller:
             return w("ev_shown", name=name, cards=cards, value=envido_value(event.cards))
         if kind == SENA:
             meaning, gesture_es, gesture_en = MEANINGS[event.action]
-            if w.lang == "es":
+            if meaning in BY_NAME:  # a card: its name, "as de espadas"
+                meaning = w.card(BY_NAME[meaning])
+            elif w.lang == "es":
                 meaning = _ES_MEANINGS.get(meaning, meaning)
             gesture = gesture_es if w.lang == "es" else gesture_en
             said = {"name": name, "gesture": gesture, "meaning": meaning}

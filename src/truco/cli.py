@@ -90,6 +90,11 @@ def _env_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rules of ``--variant``, ``--players``, ``--target`` and each ``--rule key=value``."""
+    return _rules(args)
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     options: dict[str, object] = {"players": args.players}
     if args.target is not None:

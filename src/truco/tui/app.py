@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
+from truco.actions import FLOR
 from truco.bots import Bot, make_bot
 from truco.match import Match
 from truco.observation import Observation
@@ -32,6 +33,8 @@ from truco.tui.widgets import (
     CARD_KEYS,
     CSS,
     MIN_WIDTH,
+    SENA_KEY,
+    SENA_KEYS,
     TEAM_COLOURS,
     ActionBar,
     BetsView,
@@ -44,7 +47,11 @@ from truco.tui.widgets import (
     action_for_key,
     card_text,
     min_height,
+    senas_offered,
 )
+
+#: The keys 1-9 pick a seña once ``g`` opened them.
+DIGITS = tuple(str(i + 1) for i in range(len(SENA_KEYS)))
 
 
 class TableScreen(Screen[None]):
@@ -204,8 +211,9 @@ class PlayScreen(TableScreen):
     """The game: the person's seat against the bots."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(k, f"press('{k}')", show=False) for k in (*CARD_KEYS, *CALL_KEYS)),
+        *(Binding(k, f"press('{k}')", show=False) for k in (*DIGITS, *CALL_KEYS, SENA_KEY)),
         Binding("s", "names", show=False),
+        Binding("escape", "close_senas", show=False),
     ]
 
     def __init__(self, config: PlayConfig) -> None:
@@ -223,6 +231,8 @@ class PlayScreen(TableScreen):
         #: Whether the person is to act (and no summary is open).
         self.waiting = False
         self.names_on = False
+        #: Whether the señas (RULES.md 11.1) are offered in place of the calls (key ``g``).
+        self.senas_open = False
         self.saved: Path | None = None
         self.summaries: list[HandSummary] = []
         self._ticket = 0
@@ -314,19 +324,37 @@ class PlayScreen(TableScreen):
         """A key or a button: the person's action, if it is legal now."""
         if not self.waiting:
             return
+        if key == SENA_KEY:
+            self.senas_open = not self.senas_open and senas_offered(self.obs)
+            if not self.senas_open and not senas_offered(self.obs):
+                self.app.bell()
+            self.draw()
+            return
+        if self.senas_open and key in DIGITS:
+            key = SENA_KEYS[DIGITS.index(key)]
+        elif self.senas_open and key not in SENA_KEYS:
+            self.app.bell()
+            return
         action = action_for_key(key, self.obs)
         if action is None:
             self.app.bell()
             return
         self.waiting = False
+        self.senas_open = False
         self.match.apply(action)
         self.advance()
+
+    def action_close_senas(self) -> None:
+        if self.senas_open:
+            self.senas_open = False
+            self.draw()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id and event.button.id.startswith("act-"):
             self.action_press(event.button.id[4:])
 
     def on_card_view_chosen(self, event: CardView.Chosen) -> None:
+        self.senas_open = False  # a click on a card plays it, menu open or not
         self.action_press(CARD_KEYS[event.index])
 
     def action_names(self) -> None:
@@ -337,8 +365,11 @@ class PlayScreen(TableScreen):
         """The keys that act now: the playable cards' and the buttons'."""
         if not self.waiting:
             return []
+        bar = self.query_one(ActionBar).offered()
+        if self.senas_open:  # the señas' keys are the digits, once g opened them
+            return [DIGITS[SENA_KEYS.index(k)] if k in SENA_KEYS else k for k in bar]
         cards = [k for k in CARD_KEYS if action_for_key(k, self.obs) is not None]
-        return cards + self.query_one(ActionBar).offered()
+        return cards + bar
 
     # ------------------------------------------------------------------ drawing
 
@@ -357,7 +388,11 @@ class PlayScreen(TableScreen):
         if obs.match_over:
             return t("match_over")
         if self.waiting:
-            answering = obs.envido_pending or obs.truco_pending
+            if self.senas_open:
+                return t("senas_menu")
+            answering = obs.envido_pending or obs.truco_pending or obs.flor_pending
+            if FLOR in obs.legal_actions and not answering:
+                return t("your_flor")
             return t("your_answer") if answering else t("your_turn")
         if obs.turn < 0:
             return t("hand_over")
@@ -371,9 +406,9 @@ class PlayScreen(TableScreen):
             scene,
             title=title_of(self.texts, self.obs),
             status=self.status(),
-            keys=self.texts("keys_play"),
+            keys=self.texts("keys_play_senas" if self.obs.rules.senas else "keys_play"),
         )
-        self.query_one(ActionBar).show(scene, active=self.waiting)
+        self.query_one(ActionBar).show(scene, active=self.waiting, senas=self.senas_open)
 
     # ------------------------------------------------------------------ the end
 

@@ -17,7 +17,7 @@ from truco.errors import TrucoError
 from truco.match import Match
 from truco.records import Record, dump
 from truco.tui.i18n import BOT_NAMES, LANGS, Texts
-from truco.variants import PRESETS, Rules, find_variant
+from truco.variants import PRESETS, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +87,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         help="search bot's time per move instead of its fixed deals (not reproducible)",
     )
+    p.add_argument(
+        "--rule",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a rule option as in a record's [rules], e.g. --rule senas=true (repeatable)",
+    )
     p.add_argument("--games", type=Path, help="folder for saved games")
     p.add_argument("--review", metavar="FILE", help="step through a .truco record instead")
 
@@ -95,11 +101,9 @@ def config_of(args: argparse.Namespace) -> PlayConfig:
     """The checked configuration of ``truco play``; a bad option raises :class:`TrucoError`."""
     from truco.arena import parse_bot_spec
     from truco.bots import make_bot
+    from truco.cli import rules_of
 
-    options: dict[str, object] = {"players": args.players}
-    if args.target is not None:
-        options["target"] = args.target
-    rules = find_variant(args.variant, **options)
+    rules = rules_of(args)
     if not 0 <= args.seat < rules.players:
         raise TrucoError(f"seat: {args.seat} is not a seat at a table of {rules.players}")
     name, bot_options = parse_bot_spec(args.bot)
@@ -133,8 +137,7 @@ def play(args: argparse.Namespace) -> int:
 
         try:
             record = load(args.review)
-            if replay(record).rules.table_talk:  # rules.md 11: not shown in the terminal yet
-                raise TrucoError("the terminal does not show señas, a ley de juego or flor yet")
+            replay(record)  # a record the referee refuses is refused here, with its reason
         except TrucoError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1

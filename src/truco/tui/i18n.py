@@ -17,10 +17,21 @@ from typing import Final
 
 from truco import account_text
 from truco.actions import (
+    A_LEY_DE_JUEGO,
+    CON_FLOR_ME_ACHICO,
     ENVIDO,
     MAZO,
     NO_QUIERO,
     QUIERO,
+    SENA_1B,
+    SENA_1E,
+    SENA_2,
+    SENA_3,
+    SENA_7E,
+    SENA_7O,
+    SENA_ENVIDO,
+    SENA_FALSO,
+    SENA_MALAS,
 )
 
 LANGS: Final = ("es", "en")
@@ -29,6 +40,45 @@ LANGS: Final = ("es", "en")
 CALL_WORDS: Final = account_text.CALL_WORDS
 
 VARIANT_NAMES: Final = {"argentino": "argentino", "espanol": "español", "valenciano": "valenciano"}
+
+#: Each seña (RULES.md 11.1) in words: the gesture as a control says it to the person, the
+#: gesture as a seat makes it, and what it means (seed 000 §15).
+SENA_WORDS: Final[dict[str, dict[int, tuple[str, str, str]]]] = {
+    "es": {
+        SENA_1E: ("levanta las cejas", "levanta las cejas", "as de espadas"),
+        SENA_1B: ("guiña un ojo", "guiña un ojo", "as de bastos"),
+        SENA_7E: (
+            "tuerce los labios a la derecha",
+            "tuerce los labios a la derecha",
+            "siete de espadas",
+        ),
+        SENA_7O: (
+            "tuerce los labios a la izquierda",
+            "tuerce los labios a la izquierda",
+            "siete de oros",
+        ),
+        SENA_3: ("muérdete el labio", "se muerde el labio", "un tres"),
+        SENA_2: ("haz un beso", "hace un beso", "un dos"),
+        SENA_FALSO: ("abre un poco la boca", "abre un poco la boca", "un as falso (oros o copas)"),
+        SENA_MALAS: ("cierra los ojos", "cierra los ojos", "malas cartas"),
+        SENA_ENVIDO: ("inclina la cabeza", "inclina la cabeza", "buen envido"),
+    },
+    "en": {
+        SENA_1E: ("raise the eyebrows", "raises the eyebrows", "ace of swords"),
+        SENA_1B: ("wink", "winks", "ace of clubs"),
+        SENA_7E: ("lips to the right", "twists the lips right", "seven of swords"),
+        SENA_7O: ("lips to the left", "twists the lips left", "seven of coins"),
+        SENA_3: ("bite the lower lip", "bites the lower lip", "a three"),
+        SENA_2: ("pout", "pouts", "a two"),
+        SENA_FALSO: (
+            "open the mouth a little",
+            "opens the mouth a little",
+            "a false ace (coins or cups)",
+        ),
+        SENA_MALAS: ("close the eyes", "closes the eyes", "bad cards"),
+        SENA_ENVIDO: ("tilt the head", "tilts the head", "good envido"),
+    },
+}
 
 TEXTS: Final[dict[str, dict[str, str]]] = {
     "es": {
@@ -78,7 +128,20 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "label_quiero": "Quiero",
         "label_no_quiero": "No quiero",
         "label_mazo": "Al mazo",
+        "label_ley": "A ley de juego",
+        "label_achico": "Me achico",
+        "label_senas": "Señas…",
+        "label_back": "Volver",
+        "sena_button": "{gesture}: {meaning}",
+        "sena_seat": "{gesture}: {meaning}",
+        "sena_caught": "pillada",
+        "senas_title": "Señas que viste",
+        "senas_menu": "Seña: 1-9 elige · g o esc vuelve · la ve tu pareja; un rival puede pillarla",
+        "flor_pending": "Flor: {call} cantada · espera respuesta",
+        "flor_sung": "Flor: cantada por {names} (no hay envido)",
+        "your_flor": "Tienes flor: ¡cántala antes de jugar tu primera carta!",
         "keys_play": "1-3 carta · letras: cantos · s nombres · ctrl+q salir",
+        "keys_play_senas": "1-3 carta · letras: cantos · g señas · s nombres · ctrl+q salir",
         "summary_title": "Fin de la mano {n}",
         "continue": "Enter: seguir",
         "you_won": "¡Ganaste la partida!",
@@ -146,7 +209,20 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "label_quiero": "Quiero",
         "label_no_quiero": "No quiero",
         "label_mazo": "Mazo",
+        "label_ley": "A ley de juego",
+        "label_achico": "Me achico",
+        "label_senas": "Señas…",
+        "label_back": "Back",
+        "sena_button": "{gesture}: {meaning}",
+        "sena_seat": "{gesture}: {meaning}",
+        "sena_caught": "caught",
+        "senas_title": "Señas you saw",
+        "senas_menu": "Seña: 1-9 choose · g or esc back · partners see it, rivals may catch it",
+        "flor_pending": "Flor: {call} called · waiting for the answer",
+        "flor_sung": "Flor: sung by {names} (no envido this hand)",
+        "your_flor": "You hold a flor: sing it before you play your first card!",
         "keys_play": "1-3 card · letters: calls · s card names · ctrl+q quit",
+        "keys_play_senas": "1-3 card · letters: calls · g señas · s card names · ctrl+q quit",
         "summary_title": "End of hand {n}",
         "continue": "Enter: continue",
         "you_won": "You won the game!",
@@ -207,8 +283,19 @@ class Texts:
             return self("label_no_quiero")
         if action == MAZO:
             return self("label_mazo")
+        if action == A_LEY_DE_JUEGO:
+            return self("label_ley")
+        if action == CON_FLOR_ME_ACHICO:
+            return self("label_achico")
         word = self.call(action, raise_=raise_)
         return word[0].upper() + word[1:]
+
+    def sena(self, action: int, *, made: bool = False) -> str:
+        """A seña as its control says it, ``guiña un ojo: as de bastos``; ``made`` as a seat
+        makes it (``se muerde el labio: un tres``)."""
+        you, they, meaning = SENA_WORDS[self.lang][action]
+        key = "sena_seat" if made else "sena_button"
+        return self(key, gesture=they if made else you, meaning=meaning)
 
     def card(self, card: int) -> str:
         """The card's name: ``as de espadas``, ``ace of swords``."""

@@ -7,6 +7,7 @@ record holds every deal, with all the cards in hand shown.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
+from truco.match import move_of
 from truco.records import Record
 from truco.tui.app import TableScreen, bazas_text, title_of
 from truco.tui.i18n import Texts
@@ -105,6 +107,11 @@ class ReviewScreen(TableScreen):
         obs = match.observation(seat)
         revealed: dict[int, tuple[int, ...]] = {}
         if self.view is None:
+            if match.rules.senas:  # all cards: every seña too, with who caught it
+                catches = match.hand_catches()
+                moves = match.hand_moves()
+                every = tuple(move_of(m, catches.get(i, 0)) for i, m in enumerate(moves))
+                obs = dataclasses.replace(obs, moves=every)
             dealt = match.hands[-1].cards
             for s in range(self.players):
                 played = {m.action for m in obs.moves if m.seat == s and m.action < 40}

@@ -27,13 +27,19 @@ from truco.account import (
 from truco.account_text import Teller as AccountTeller
 from truco.account_text import Words
 from truco.actions import (
+    A_LEY_DE_JUEGO,
+    CON_FLOR_ME_ACHICO,
+    CONTRAFLOR,
+    CONTRAFLOR_AL_RESTO,
     ENVIDO,
     FALTA_ENVIDO,
+    FLOR,
     JOC_FORA,
     MAZO,
     NO_QUIERO,
     QUIERO,
     REAL_ENVIDO,
+    SENAS,
     TRUCO,
     TRUCO_CALLS,
 )
@@ -60,8 +66,17 @@ CALL_KEYS: Final = {
     "q": (QUIERO,),
     "n": (NO_QUIERO,),
     "m": (MAZO,),
+    "l": (A_LEY_DE_JUEGO,),
+    "o": (FLOR,),
+    "c": (CONTRAFLOR,),
+    "a": (CONTRAFLOR_AL_RESTO,),
+    "h": (CON_FLOR_ME_ACHICO,),
 }
 CARD_KEYS: Final = ("1", "2", "3")
+#: The key that opens the señas (RULES.md 11.1); then 1-9 make one, in the order of
+#: :data:`truco.actions.SENAS`. A seña's button stands for ``g1`` .. ``g9``.
+SENA_KEY: Final = "g"
+SENA_KEYS: Final = tuple(f"{SENA_KEY}{i + 1}" for i in range(len(SENAS)))
 
 
 def action_for_key(key: str, obs: Observation) -> int | None:
@@ -72,10 +87,18 @@ def action_for_key(key: str, obs: Observation) -> int | None:
         if i < len(obs.hand) and obs.hand[i] in legal:
             return obs.hand[i]
         return None
+    if key in SENA_KEYS:
+        action = SENAS[SENA_KEYS.index(key)]
+        return action if action in legal else None
     for action in CALL_KEYS.get(key, ()):
         if action in legal:
             return action
     return None
+
+
+def senas_offered(obs: Observation) -> bool:
+    """Whether the seat may make a seña now."""
+    return any(a in obs.legal_actions for a in SENAS)
 
 
 def min_height(players: int) -> int:
@@ -132,10 +155,30 @@ class TableView(Static):
         for move in obs.moves:
             if move.action < 40:
                 played[move.seat] += 1
+        signs = seen_senas(scene)
         for seat in range(obs.players):
-            lines.append(self._row(scene, seat, played[seat]))
+            lines.append(self._row(scene, seat, played[seat], bool(signs.get(seat))))
         lines.append(self._results(scene))
+        lines.extend(self._senas(scene, signs))
         self.update(Text("\n").join(lines))
+
+    def _senas(self, scene: Scene, signs: dict[int, list[tuple[int, bool]]]) -> list[Text]:
+        """A line per seat whose señas of this hand the viewer saw: its last one in words,
+        an opponent's marked caught (RULES.md 11.1)."""
+        t = scene.texts
+        lines = []
+        for seat, made in sorted(signs.items()):
+            action, caught = made[-1]
+            line = Text("  ")
+            line.append(SENA_MARK + " ", style="bold #ffd75f")
+            line.append(scene.name(seat))
+            line.append(" " + t.sena(action, made=True))
+            if len(made) > 1:
+                line.append(f" (+{len(made) - 1})", style="dim")
+            if caught:
+                line.append(f" · {t('sena_caught')}", style="bold #ff8787")
+            lines.append(line)
+        return lines
 
     def _header(self, t: Texts) -> Text:
         row = Text(" " * (2 + self.NAME_W), style="dim")
@@ -144,7 +187,7 @@ class TableView(Static):
             row.append(_pad(Text(t(f"baza_{i + 1}"), style="dim"), self.BAZA_W))
         return row
 
-    def _row(self, scene: Scene, seat: int, played: int) -> Text:
+    def _row(self, scene: Scene, seat: int, played: int, signed: bool = False) -> Text:
         obs = scene.obs
         playing = seat in obs.seats
         row = Text()
@@ -152,6 +195,9 @@ class TableView(Static):
         name = scene.name(seat)
         if not playing:
             name.stylize("dim")
+        if signed:
+            name = _pad(name, min(name.cell_len, self.NAME_W - 3))
+            name.append(" " + SENA_MARK, style="bold #ffd75f")
         row.append(_pad(name, self.NAME_W))
         row.append(_pad(self._held(scene, seat, played), self.HELD_W))
         won = _bazas_won(obs)
@@ -187,6 +233,20 @@ class TableView(Static):
         return row
 
 
+#: The small face that marks a seat whose seña the viewer saw.
+SENA_MARK: Final = "☺"
+
+
+def seen_senas(scene: Scene) -> dict[int, list[tuple[int, bool]]]:
+    """The señas of the hand in play the viewer saw, by the seat that made them, each with
+    whether the viewer caught it (an opponent's); the viewer's own are left out."""
+    out: dict[int, list[tuple[int, bool]]] = {}
+    for move in scene.obs.moves:
+        if move.action in SENAS and move.seat != scene.viewer:
+            out.setdefault(move.seat, []).append((move.action, bool(move.caught_by)))
+    return out
+
+
 def _bazas_won(obs: Observation) -> tuple[int, ...]:
     """The engine's winner (seat, -1 parda) of each finished baza of the hand or duel in play."""
     return obs.bazas_won[-1] if obs.bazas_won else ()
@@ -213,6 +273,11 @@ class BetsView(Static):
         else:
             truco = t("truco_none")
         lines = [Text(truco, style="bold" if obs.truco_pending else "")]
+        singers = [scene.names[m.seat] for m in obs.moves if m.action == FLOR]
+        if obs.flor_pending:
+            lines.append(Text(t("flor_pending", call=t.call(obs.flor_pending)), style="bold"))
+        elif singers:  # rules.md 11.3: the envido of the hand is void once a flor is sung
+            lines.append(Text(t("flor_sung", names=t("and").join(singers))))
         words = Words(t.lang, rules.name)
         teller = AccountTeller(words, scene.names, scene.teams, first_team=obs.seat % 2)
         if obs.kind == "pica-pica" and not obs.hand_over and len(obs.seats) == 2:
@@ -342,27 +407,43 @@ class HandView(Horizontal):
 
 
 class ActionBar(Grid):
-    """A button for each legal call, with its key."""
+    """A button for each legal call, with its key; ``g`` opens the señas (one button each,
+    named by its gesture and meaning) in place of the calls."""
 
     def compose(self) -> ComposeResult:
-        for key in CALL_KEYS:
+        for key in (*CALL_KEYS, SENA_KEY, *SENA_KEYS):
             button = Button("", id=f"act-{key}", compact=True)
             button.can_focus = False
+            if key in SENA_KEYS:
+                button.add_class("sena")
             yield button
 
-    def show(self, scene: Scene, *, active: bool) -> None:
+    def show(self, scene: Scene, *, active: bool, senas: bool = False) -> None:
+        """The buttons of the legal actions; ``senas``: the seña menu is open."""
         obs, t = scene.obs, scene.texts
+        menu = active and senas and senas_offered(obs)
+        self.set_class(menu, "-senas")
         for key in CALL_KEYS:
             button = self.query_one(f"#act-{key}", Button)
-            action = action_for_key(key, obs) if active else None
+            action = action_for_key(key, obs) if active and not menu else None
             button.display = action is not None
             if action is not None:
                 label = t.label(action, raise_=ENVIDO in obs.envido_chain)
                 button.label = f"[b]{key}[/b] {label}"
+        toggle = self.query_one(f"#act-{SENA_KEY}", Button)
+        toggle.display = active and senas_offered(obs)
+        toggle.label = f"[b]{SENA_KEY}[/b] {t('label_back' if menu else 'label_senas')}"
+        for i, key in enumerate(SENA_KEYS):
+            button = self.query_one(f"#act-{key}", Button)
+            action = action_for_key(key, obs) if menu else None
+            button.display = action is not None
+            if action is not None:
+                button.label = Text.assemble((str(i + 1), "bold"), " ", t.sena(action))
 
     def offered(self) -> list[str]:
-        """The keys of the buttons shown now."""
-        return [k for k in CALL_KEYS if self.query_one(f"#act-{k}", Button).display]
+        """The keys of the buttons shown now (``g1``.. for the señas' buttons)."""
+        keys = (*CALL_KEYS, SENA_KEY, *SENA_KEYS)
+        return [k for k in keys if self.query_one(f"#act-{k}", Button).display]
 
 
 class LogView(RichLog, can_focus=False):
@@ -404,6 +485,8 @@ CardView:hover { background: $boost; }
 ActionBar { grid-size: 3; grid-gutter: 0 1; height: auto; padding: 0 1; }
 ActionBar Button { width: 100%; min-width: 8; padding: 0;
                    text-wrap: nowrap; text-overflow: ellipsis; }
+ActionBar.-senas { grid-size: 2; }
+ActionBar Button.sena { color: #ffd75f; }
 ScoreView { border: round $primary; height: auto; padding: 0 1; }
 LogView { border: round $primary; height: 1fr; overflow-x: hidden; overflow-y: auto;
           scrollbar-size-vertical: 1;

@@ -46,6 +46,7 @@ from truco.web.protocol import ProtocolError, error, parse_client
 from truco.web.settings import Settings
 from truco.web.store import Store
 from truco.web.tables import Table, Tables
+from truco.web.views import table_talk
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
@@ -107,6 +108,7 @@ def variants_info() -> dict[str, Any]:
             "mazo_penalty_first_baza": preset.mazo_penalty_first_baza,
             "pica_pica": preset.pica_pica,
             "decks": decks,
+            "table_talk": table_talk(name, preset.player_counts),
         }
     return {"variants": out, "bot_levels": list(BOT_LEVELS), "default_bot_level": DEFAULT_LEVEL}
 

@@ -355,8 +355,6 @@ class Tables:
         if target is not None:
             settings["target"] = target
         rules = variant_with(variant, settings)
-        if rules.table_talk:  # rules.md 11: the browser does not show them yet
-            raise TrucoError("options: señas, a ley de juego and flor are not offered here yet")
         if len(seats) != rules.players:
             raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
         secrets_by_seat: dict[int, str] = {}

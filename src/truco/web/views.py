@@ -14,6 +14,10 @@ in the reader's language):
 - ``{"seat": 0, "say": 27}`` / ``{"seat": 1, "say": null}``: an envido statement or "son buenas";
 - ``{"seat": 0, "show": ["7e", "6e"]}``: the envido winner's cards shown at the end;
 - ``{"end": [0, 3]}``: the hand is over, with the points it gave each team.
+
+With señas (RULES.md 11.1) a seat's view holds only the señas that seat saw: its team's, and
+the opponents' it caught (``{"seat": 1, "act": "sena-1b", "caught": true}``); a spectator's
+view holds none (a spectator sits at no seat, so sees no seña).
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from truco.actions import (
     QUIERO,
     TRUCO_CALLS,
     Move,
+    is_sena,
     token,
 )
 from truco.cards import NAMES
@@ -65,8 +70,28 @@ class SeatMeta:
 
 
 def public(obs: Observation) -> Observation:
-    """``obs`` without what only its seat may see: its cards and its legal actions."""
-    return dataclasses.replace(obs, hand=(), legal_actions=())
+    """``obs`` without what only its seat may see: its cards, its legal actions and the
+    señas it saw (RULES.md 11.1: only partners, and opponents who caught one, see a seña)."""
+    previous = obs.previous
+    if previous is not None:
+        previous = dataclasses.replace(previous, moves=_no_senas(previous.moves))
+    return dataclasses.replace(
+        obs, hand=(), legal_actions=(), moves=_no_senas(obs.moves), previous=previous
+    )
+
+
+def _no_senas(moves: Sequence[Move]) -> tuple[Move, ...]:
+    return tuple(m for m in moves if not is_sena(m.action))
+
+
+def senas_view(obs: Observation) -> list[dict[str, Any]]:
+    """The señas of the hand in play the observing seat saw, in order: by whom, which, and
+    whether the seat caught it (an opponent's)."""
+    return [
+        {"seat": m.seat, "sena": token(m.action), "caught": bool(m.caught_by)}
+        for m in obs.moves
+        if is_sena(m.action)
+    ]
 
 
 def _card(c: int) -> str:
@@ -96,7 +121,10 @@ def hand_log(
     at_once = rules.envido_settled == "at_once"
     open_call = False
     for move in moves:
-        out.append({"seat": move.seat, "act": token(move.action)})
+        entry: dict[str, Any] = {"seat": move.seat, "act": token(move.action)}
+        if move.caught_by:
+            entry["caught"] = True
+        out.append(entry)
         if _is_envido_call(move.action):
             open_call = True
         elif move.action in (QUIERO, NO_QUIERO) and open_call:
@@ -301,6 +329,8 @@ def state_view(
         "baza_results": list(obs.baza_results),
         "folded": list(obs.folded),
         "stake": stake(obs),
+        "senas": senas_view(obs),
+        "flor_pending": token(obs.flor_pending) if obs.flor_pending else None,
         "statements": [list(s) for s in obs.statements],
         "log": hand_log(
             rules,
@@ -333,4 +363,27 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
         "deck": rules.deck,
         "envido_settled": rules.envido_settled,
         "pica_pica": rules.uses_pica_pica(),
+        "senas": rules.senas,
+        "ley_de_juego": rules.ley_de_juego,
+        "flor": rules.flor,
     }
+
+
+def table_talk(name: str, counts: Sequence[int]) -> dict[str, list[int]]:
+    """The options of RULES.md 11 (``senas``, ``ley_de_juego``, ``flor``) the preset ``name``
+    takes, each with the player counts it is valid for (the core's validation decides)."""
+    from truco.errors import TrucoError
+    from truco.variants import find_variant
+
+    out: dict[str, list[int]] = {}
+    for option in ("senas", "ley_de_juego", "flor"):
+        valid = []
+        for n in counts:
+            try:
+                find_variant(name, players=n, **{option: True})
+            except TrucoError:
+                continue
+            valid.append(n)
+        if valid:
+            out[option] = valid
+    return out

@@ -3,7 +3,7 @@ import { applyStatic, t, toggleLang } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 let info = null;
-let choice = { variant: "argentino", players: 2, seats: ["you", "bot"] };
+let choice = { variant: "argentino", players: 2, seats: ["you", "bot"], options: {} };
 
 function store(key, value) {
   try {
@@ -77,6 +77,41 @@ function renderSelects() {
   );
 }
 
+// The options of rules 11 (señas, a ley de juego, flor) the chosen preset and players take:
+// the server says which (from the core's validation), the page offers only those.
+function renderOptions() {
+  const valid = info.variants[choice.variant].table_talk || {};
+  const box = $("options");
+  box.replaceChildren();
+  let shown = 0;
+  for (const name of ["senas", "ley_de_juego", "flor"]) {
+    if (!(valid[name] || []).includes(choice.players)) {
+      delete choice.options[name];
+      continue;
+    }
+    shown++;
+    const label = document.createElement("label");
+    label.className = "option";
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.name = name;
+    input.id = `opt-${name}`;
+    input.checked = Boolean(choice.options[name]);
+    input.addEventListener("change", () => {
+      if (input.checked) choice.options[name] = true;
+      else delete choice.options[name];
+    });
+    const title = document.createElement("strong");
+    title.textContent = t(`home.opt.${name}`);
+    const blurb = document.createElement("span");
+    blurb.className = "blurb";
+    blurb.textContent = t(`home.opt.${name}.blurb`);
+    label.append(input, title, blurb);
+    box.append(label);
+  }
+  $("options-box").classList.toggle("hidden", shown === 0);
+}
+
 function renderSeats() {
   const n = choice.players;
   while (choice.seats.length < n) choice.seats.push("bot");
@@ -129,6 +164,7 @@ function render() {
   applyStatic();
   renderVariants();
   renderSelects();
+  renderOptions();
   renderSeats();
   renderMine();
 }
@@ -147,6 +183,7 @@ async function create(event) {
     target: Number($("target").value),
     bot_level: $("bot-level").value,
     seats,
+    options: { ...choice.options },
   };
   button.disabled = true;
   button.textContent = t("home.creating");

@@ -24,6 +24,20 @@ const STRINGS = {
     "home.rules_of": "Reglas del {v}",
     "home.my_tables": "Tus mesas",
     "home.no_tables": "Todavía no has abierto ninguna mesa en este navegador.",
+    "home.options": "Opciones de la mesa",
+    "home.opt.senas": "Señas entre compañeros",
+    "home.opt.ley_de_juego": "A ley de juego",
+    "home.opt.flor": "Flor",
+    "home.opt.senas.blurb": "gestos que dicen tus cartas a tu pareja; un rival puede pillarlos",
+    "home.opt.ley_de_juego.blurb": "falta envido y truco a la vez, como primera jugada",
+    "home.opt.flor.blurb": "tres cartas del mismo palo: se canta en la primera baza",
+    "sena.button": "Señas",
+    "sena.title": "Haz una seña (tu pareja la ve; un rival puede pillarla)",
+    "sena.caught": "pillada",
+    "sena.seen": "{name}: {sena}",
+    "log.sena": "{name}: seña «{sena}».",
+    "status.answer_flor": "{name} canta {call}: responde.",
+    "status.flor": "Tienes flor: cántala antes de jugar tu primera carta.",
     "home.error": "No se pudo abrir la mesa: {e}",
     "variant.argentino": "Argentino",
     "variant.espanol": "Español",
@@ -146,6 +160,20 @@ const STRINGS = {
     "home.rules_of": "Rules of {v}",
     "home.my_tables": "Your tables",
     "home.no_tables": "You have not opened a table in this browser yet.",
+    "home.options": "Table options",
+    "home.opt.senas": "Señas between partners",
+    "home.opt.ley_de_juego": "A ley de juego",
+    "home.opt.flor": "Flor",
+    "home.opt.senas.blurb": "gestures that tell your partner your cards; a rival may catch them",
+    "home.opt.ley_de_juego.blurb": "falta envido and truco at once, as the first move",
+    "home.opt.flor.blurb": "three cards of one suit: sung in the first baza",
+    "sena.button": "Señas",
+    "sena.title": "Make a seña (your partner sees it; a rival may catch it)",
+    "sena.caught": "caught",
+    "sena.seen": "{name}: {sena}",
+    "log.sena": "{name}: seña “{sena}”.",
+    "status.answer_flor": "{name} calls {call}: answer.",
+    "status.flor": "You hold a flor: sing it before you play your first card.",
     "home.error": "Could not open the table: {e}",
     "variant.argentino": "Argentino",
     "variant.espanol": "Español",
@@ -260,6 +288,11 @@ const CALLS = {
     quiero: "Quiero",
     "no-quiero": "No quiero",
     mazo: "Me voy al mazo",
+    "a-ley-de-juego": "A ley de juego",
+    flor: "Flor",
+    contraflor: "Contraflor",
+    "contraflor-al-resto": "Contraflor al resto",
+    "con-flor-me-achico": "Con flor me achico",
   },
   valenciano: {
     truco: "Truc",
@@ -288,6 +321,11 @@ const CALL_HINTS = {
     quiero: "accept",
     "no-quiero": "refuse",
     mazo: "fold this hand",
+    "a-ley-de-juego": "falta envido and truco at once",
+    flor: "three cards of one suit: 3 points if no rival holds one",
+    contraflor: "compare the flores: the best wins 6",
+    "contraflor-al-resto": "compare the flores for the falta",
+    "con-flor-me-achico": "give in: their flor scores 4",
   },
   es: {
     truco: "la mano pasa a valer 2",
@@ -301,6 +339,11 @@ const CALL_HINTS = {
     quiero: "aceptar",
     "no-quiero": "rechazar",
     mazo: "dejar esta mano",
+    "a-ley-de-juego": "falta envido y truco a la vez",
+    flor: "tres cartas del mismo palo: 3 si ningún rival tiene flor",
+    contraflor: "se comparan las flores: la mejor gana 6",
+    "contraflor-al-resto": "se comparan las flores por la falta",
+    "con-flor-me-achico": "te achicas: su flor vale 4",
   },
 };
 
@@ -351,6 +394,39 @@ export function callWord(variant, token, envidoCount = 0) {
 export function callHint(variant, token, envidoCount = 0) {
   const key = variant === "valenciano" && token === "envido" && envidoCount >= 1 ? "torne" : token;
   return CALL_HINTS[lang()][key] || "";
+}
+
+// The señas of RULES.md 11.1 (seed 000 §15): a face, and in each language the gesture as a
+// control says it, the gesture as a seat makes it, and what it means.
+const SENAS = {
+  "sena-1e": ["😲", ["levanta las cejas", "levanta las cejas", "as de espadas"],
+    ["raise the eyebrows", "raises the eyebrows", "ace of swords"]],
+  "sena-1b": ["😉", ["guiña un ojo", "guiña un ojo", "as de bastos"], ["wink", "winks", "ace of clubs"]],
+  "sena-7e": ["😏", ["tuerce los labios a la derecha", "tuerce los labios a la derecha", "siete de espadas"],
+    ["lips to the right", "twists the lips right", "seven of swords"]],
+  "sena-7o": ["😒", ["tuerce los labios a la izquierda", "tuerce los labios a la izquierda", "siete de oros"],
+    ["lips to the left", "twists the lips left", "seven of coins"]],
+  "sena-3": ["😣", ["muérdete el labio", "se muerde el labio", "un tres"],
+    ["bite the lower lip", "bites the lower lip", "a three"]],
+  "sena-2": ["😗", ["haz un beso", "hace un beso", "un dos"], ["pout", "pouts", "a two"]],
+  "sena-falso": ["😮", ["abre un poco la boca", "abre un poco la boca", "un as falso (oros o copas)"],
+    ["open the mouth a little", "opens the mouth a little", "a false ace (coins or cups)"]],
+  "sena-malas": ["😑", ["cierra los ojos", "cierra los ojos", "malas cartas"],
+    ["close the eyes", "closes the eyes", "bad cards"]],
+  "sena-envido": ["😌", ["inclina la cabeza", "inclina la cabeza", "buen envido"],
+    ["tilt the head", "tilts the head", "good envido"]],
+};
+export const SENA_TOKENS = Object.keys(SENAS);
+export const isSena = (token) => token in SENAS;
+
+// "guiña un ojo: as de bastos" (a control); `made`: as a seat makes it.
+export function senaWords(token, made = false) {
+  const words = SENAS[token][lang() === "en" ? 2 : 1];
+  return `${made ? words[1] : words[0]}: ${words[2]}`;
+}
+
+export function senaFace(token) {
+  return SENAS[token][0];
 }
 
 // "7o" -> "siete de oros" / "7 of coins (oros)".

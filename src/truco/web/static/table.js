@@ -1,16 +1,23 @@
 // The table page: one WebSocket, a full view in every "state" message, rendered from scratch.
 // The server is the referee: this page only shows what it is sent and sends intentions.
 import { cardEl } from "/static/cards.js";
-import { applyStatic, callHint, callWord, cardName, lang, t, toggleLang } from "/static/i18n.js";
+import {
+  SENA_TOKENS, applyStatic, callHint, callWord, cardName, isSena, lang, senaFace, senaWords, t, toggleLang,
+} from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const seatKey = `truco:seat:${tableId}`;
 
-const ORDER = ["quiero", "no-quiero", "truco", "retruco", "vale-cuatro", "joc-fora",
+const ORDER = ["flor", "contraflor", "contraflor-al-resto", "con-flor-me-achico",
+  "quiero", "no-quiero", "a-ley-de-juego", "truco", "retruco", "vale-cuatro", "joc-fora",
   "envido", "real-envido", "falta-envido", "mazo"];
 const KEYS = { quiero: "q", "no-quiero": "n", truco: "t", retruco: "t", "vale-cuatro": "t",
-  "joc-fora": "t", envido: "e", "real-envido": "r", "falta-envido": "f", mazo: "m" };
+  "joc-fora": "t", envido: "e", "real-envido": "r", "falta-envido": "f", mazo: "m",
+  "a-ley-de-juego": "l", flor: "o", contraflor: "c", "contraflor-al-resto": "a",
+  "con-flor-me-achico": "h" };
+// The señas (rules 11.1): "g" opens them beside the calls, then 1-9 make one.
+const SENA_KEY = "g";
 const LADDER = ["", "truco", "retruco", "vale-cuatro", "joc-fora"];
 const isCard = (token) => /^\d+[eboc]$/.test(token);
 
@@ -26,6 +33,7 @@ let seenFinished = null;
 let overShown = false;
 let overlayTimer = null;
 let renamed = false;
+let senasOpen = false;
 
 function el(tag, className = "", text = null) {
   const node = document.createElement(tag);
@@ -159,6 +167,7 @@ function logLine(entry, chainSoFar) {
   if ("show" in entry) return t("log.shows", { name, cards: entry.show.map(cardName).join(", ") });
   if (isCard(entry.act)) return t("log.plays", { name, card: cardName(entry.act) });
   if (entry.act === "mazo") return t("log.mazo", { name });
+  if (isSena(entry.act)) return t("log.sena", { name, sena: senaWords(entry.act, true) });
   return t("log.calls", { name, call: callWord(rules.variant, entry.act, envidoCount(chainSoFar)) });
 }
 
@@ -285,6 +294,7 @@ function recentTalk() {
       continue;
     }
     if ("say" in entry) talk.set(entry.seat, entry.say === null ? "Son buenas" : String(entry.say));
+    else if (entry.act && isSena(entry.act)) continue; // a seña is no word: it shows on the seat
     else if (entry.act) {
       talk.set(entry.seat, callWord(rules.variant, entry.act, envidoCount(chain)));
       if (["envido", "real-envido", "falta-envido"].includes(entry.act)) chain.push(entry.act);
@@ -315,6 +325,7 @@ function renderFelt() {
     if (view.folded.includes(seat)) classes.push("folded");
     if (!view.duel.includes(seat)) classes.push("resting");
     if (Math.sin(angle) < -0.3) classes.push("upper");
+    if (Math.cos(angle) > 0.3) classes.push("right");
     const box = el("div", classes.join(" "));
     box.dataset.seat = String(seat);
     const name = el("div", "seat-name", info.name);
@@ -331,6 +342,8 @@ function renderFelt() {
       for (let i = 0; i < view.held[seat]; i++) held.append(cardEl(null, "tiny"));
       box.append(held);
     }
+    const signs = (view.senas || []).filter((s) => s.seat === seat && seat !== you);
+    if (signs.length) box.append(senaMark(signs[signs.length - 1], signs.length));
     if (talk.has(seat)) box.append(el("div", "bubble", talk.get(seat)));
     place(box, 41, 39);
     felt.append(box);
@@ -354,6 +367,18 @@ function renderFelt() {
     centre.append(el("span", `chip team${r}`, `${i + 1}ª: ${text}`));
   });
   felt.append(centre);
+}
+
+// A seat's last seña this hand that you saw: its face, the gesture and what it means; an
+// opponent's that you caught is marked caught.
+function senaMark(sign, count) {
+  const mark = el("div", "sena-mark" + (sign.caught ? " caught" : ""));
+  mark.dataset.sena = sign.sena;
+  mark.title = senaWords(sign.sena, true);
+  mark.append(el("span", "face", senaFace(sign.sena)), el("span", "sena-text", senaWords(sign.sena, true)));
+  if (count > 1) mark.append(el("span", "muted", `+${count - 1}`));
+  if (sign.caught) mark.append(el("span", "caught-tag", t("sena.caught")));
+  return mark;
 }
 
 // ------------------------------------------------------------------ my hand and actions
@@ -396,12 +421,56 @@ function renderMine() {
     button.addEventListener("click", () => act(action));
     actions.append(button);
   }
+  renderSenas(legal);
+}
+
+function renderSenas(legal) {
+  const offered = SENA_TOKENS.filter((s) => legal.includes(s));
+  let row = $("senas");
+  if (!row) {
+    row = el("div", "senas");
+    row.id = "senas";
+    $("actions").after(row);
+  }
+  row.replaceChildren();
+  if (!offered.length) {
+    senasOpen = false;
+    row.classList.add("hidden");
+    return;
+  }
+  const toggle = el("button", "act act-senas");
+  toggle.type = "button";
+  toggle.dataset.action = "senas";
+  toggle.setAttribute("aria-expanded", String(senasOpen));
+  toggle.title = t("sena.title");
+  toggle.append(el("span", "word", `${senaFace("sena-1b")} ${t("sena.button")}`), el("kbd", "", SENA_KEY.toUpperCase()));
+  toggle.addEventListener("click", () => {
+    senasOpen = !senasOpen;
+    renderMine();
+  });
+  $("actions").append(toggle);
+  row.classList.toggle("hidden", !senasOpen);
+  if (!senasOpen) return;
+  SENA_TOKENS.forEach((sena, i) => {
+    if (!offered.includes(sena)) return;
+    const button = el("button", "sena-btn");
+    button.type = "button";
+    button.dataset.action = sena;
+    button.disabled = busy;
+    button.title = t("sena.title");
+    button.append(el("span", "face", senaFace(sena)), el("span", "word", senaWords(sena)), el("kbd", "", String(i + 1)));
+    button.addEventListener("click", () => {
+      senasOpen = false;
+      act(sena);
+    });
+    row.append(button);
+  });
 }
 
 function lastCall() {
   for (let i = view.log.length - 1; i >= 0; i--) {
     const e = view.log[i];
-    if (e.act && !isCard(e.act) && !["quiero", "no-quiero", "mazo"].includes(e.act)) return e;
+    if (e.act && !isCard(e.act) && !isSena(e.act) && !["quiero", "no-quiero", "mazo"].includes(e.act)) return e;
   }
   return null;
 }
@@ -413,6 +482,10 @@ function statusText() {
   const pending = (view.stake.envido && view.stake.envido.state === "pending") || view.stake.truco.pending;
   if (you !== null && turn === you) {
     const call = lastCall();
+    if (view.flor_pending && call) {
+      return t("status.answer_flor", { name: seatName(call.seat), call: callWord(rules.variant, view.flor_pending) });
+    }
+    if (view.legal.includes("flor")) return t("status.flor");
     if (pending && call) {
       const chain = view.stake.envido ? view.stake.envido.chain : [];
       const word = callWord(rules.variant, call.act, Math.max(0, envidoCount(chain) - 1));
@@ -713,6 +786,24 @@ function onKey(event) {
   }
   if (!view || you === null || view.turn !== you) return;
   const key = event.key.toLowerCase();
+  if (key === SENA_KEY && SENA_TOKENS.some((s) => view.legal.includes(s))) {
+    senasOpen = !senasOpen;
+    renderMine();
+    return;
+  }
+  if (senasOpen && key === "escape") {
+    senasOpen = false;
+    renderMine();
+    return;
+  }
+  if (senasOpen && /^[1-9]$/.test(key)) {
+    const sena = SENA_TOKENS[Number(key) - 1];
+    if (view.legal.includes(sena)) {
+      senasOpen = false;
+      act(sena);
+    }
+    return;
+  }
   if (/^[1-3]$/.test(key)) {
     const card = view.hand[Number(key) - 1];
     if (card && view.legal.includes(card)) act(card);
