@@ -113,19 +113,26 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
 
 
 def _play(match: Match, bots: list[Bot], a_team: int, outcome: MatchOutcome) -> None:
+    seat = 0
+    try:
+        for seat, bot in enumerate(bots):
+            bot.start(match.rules, seat)  # an external bot's start-up is not a decision's time
+        seat = -1
+        _moves(match, bots, a_team, outcome)
+    except BotFailure as e:
+        seat = match.turn if seat < 0 else seat
+        outcome.forfeit = f"{'A' if seat % 2 == a_team else 'B'}: {e}"
+        outcome.forfeit_kind = e.kind
+        outcome.a_won = seat % 2 != a_team
+
+
+def _moves(match: Match, bots: list[Bot], a_team: int, outcome: MatchOutcome) -> None:
     seen = 0
     while not match.over:
         seat = match.turn
         obs = match.observation(seat)
         start = time.perf_counter()
-        try:
-            action = bots[seat].choose(obs)
-        except BotFailure as e:
-            side = "A" if seat % 2 == a_team else "B"
-            outcome.forfeit = f"{side}: {e}"
-            outcome.forfeit_kind = e.kind
-            outcome.a_won = seat % 2 != a_team
-            return
+        action = bots[seat].choose(obs)
         elapsed = (time.perf_counter() - start) * 1000
         if len(obs.legal_actions) > 1:
             (outcome.a_ms if seat % 2 == a_team else outcome.b_ms).append(elapsed)
