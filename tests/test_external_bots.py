@@ -162,6 +162,7 @@ FAILURES = [
     ("wrong-type", "malformed", "not an action"),
     ("unknown", "illegal", "'banana', which is not an action"),
     ("illegal", "illegal", "'joc-fora', which is not legal here"),
+    ("twice", "malformed", "before decision 2, unasked"),
     ("old-protocol", "protocol", "speaks protocol 2; this host speaks 1"),
     ("no-name", "protocol", "no name"),
     ("chatty", "crash", "its stderr ends: thinking hard about it Traceback: something broke"),

@@ -5,7 +5,8 @@ hang (never answers a decision), slow (answers the first decision late but in ti
 (not JSON), not-object (JSON, not an object), wrong-type, unknown (not an action), illegal (an
 action that is not legal), old-protocol (hello with protocol 2), no-name, deaf (ignores the
 bye and stdin's end), grandchild (starts a process that would outlive it; its pid goes to
-the file named by the second argument), chatty (logs to stderr, then crashes).
+the file named by the second argument), chatty (logs to stderr, then crashes), twice
+(answers each decision twice).
 """
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ def main() -> None:
             send({"type": "move", "action": legal[0]})
         elif mode == "unknown":
             send({"type": "action", "action": "banana"})
+        elif mode == "twice":
+            send({"type": "action", "action": legal[0]})
+            send({"type": "action", "action": legal[0]})
         elif mode == "illegal":
             send({"type": "action", "action": "joc-fora"})
         else:

@@ -229,6 +229,7 @@ class ExternalBot(Bot):
     def _exchange(self, message: dict[str, Any], timeout: float, what: str) -> dict[str, Any]:
         process = self._process
         assert process is not None and process.stdin is not None
+        self._unasked(what)
         try:
             process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
             process.stdin.flush()
@@ -243,6 +244,22 @@ class ExternalBot(Bot):
             self._fail("malformed", f"answered {what} with {_short(answer)}, not a JSON object")
         checked: dict[str, Any] = answer
         return checked
+
+    def _unasked(self, what: str) -> None:
+        """Fail if the bot sent something nobody asked for (it would answer the next decision)."""
+        process = self._process
+        assert process is not None and process.stdout is not None
+        fd = process.stdout.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_READ)
+            if selector.select(0):
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    self._crashed(what)
+                self._buffer += chunk
+        if self._buffer.strip():
+            line = self._buffer.split(b"\n")[0]
+            self._fail("malformed", f"sent {_short(line)} before {what}, unasked")
 
     def _crashed(self, what: str) -> Any:
         process = self._process
