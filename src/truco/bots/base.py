@@ -67,11 +67,12 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_names() -> list[str]:
-    """Every bot that can be made here (optional ones only when their extra is installed)."""
+    """Every bot that can be made here by name alone (optional ones only when their extra is
+    installed); ``cmd`` (which needs a command) is not listed."""
     _load_builtin()
     from truco.bots.loading import entry_point_names
 
-    names = set(_REGISTRY) | set(ALIASES) | set(entry_point_names(ENTRY_POINT_GROUP))
+    names = (set(_REGISTRY) - {"cmd"}) | set(ALIASES) | set(entry_point_names(ENTRY_POINT_GROUP))
     for name, (_, needs) in _PLUGINS.items():
         if importlib.util.find_spec(needs) is not None:
             names.add(name)
@@ -104,7 +105,10 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
 
         factory = entry_point_factory(name, ENTRY_POINT_GROUP)
     if factory is None:
-        raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
+        raise TrucoError(
+            f"unknown bot {name!r}; bots are {', '.join(bot_names())}, "
+            "or cmd:<command>, or module.path:factory"
+        )
     try:
         bot = factory(seed=seed, **options)
     except (TypeError, ValueError) as e:
