@@ -163,6 +163,7 @@ FAILURES = [
     ("unknown", "illegal", "'banana', which is not an action"),
     ("illegal", "illegal", "'joc-fora', which is not legal here"),
     ("twice", "malformed", "before decision 2, unasked"),
+    ("blind", "malformed", ", unasked"),  # at decision 1 or 2: it races the host
     ("old-protocol", "protocol", "speaks protocol 2; this host speaks 1"),
     ("no-name", "protocol", "no name"),
     ("chatty", "crash", "its stderr ends: thinking hard about it Traceback: something broke"),
@@ -226,6 +227,16 @@ def test_a_hanging_bot_and_the_processes_it_started_are_killed(tmp_path: Path) -
     with pytest.raises(BotFailure, match=r"did not answer decision 1 within 0\.3 s"):
         bot.choose(obs)
     assert _gone(int(pid_file.read_text()))
+
+
+def test_a_bot_that_stops_reading_cannot_block_the_host() -> None:
+    bot = make_bot("cmd", command=broken("hang")[len("cmd[timeout=1.0]:") :])
+    assert isinstance(bot, ExternalBot)
+    bot.start(find_variant("argentino"), 0)
+    start = time.monotonic()
+    with pytest.raises(BotFailure, match="did not read a big message"):
+        bot._write(b" " * (1 << 22), time.monotonic() + 0.3, "a big message")
+    assert time.monotonic() - start < 2 and bot._process is None
 
 
 def test_a_bot_that_ignores_the_bye_is_killed_on_close() -> None:

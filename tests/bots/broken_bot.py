@@ -6,7 +6,7 @@ hang (never answers a decision), slow (answers the first decision late but in ti
 action that is not legal), old-protocol (hello with protocol 2), no-name, deaf (ignores the
 bye and stdin's end), grandchild (starts a process that would outlive it; its pid goes to
 the file named by the second argument), chatty (logs to stderr, then crashes), twice
-(answers each decision twice).
+(answers each decision twice), blind (answers without reading its input).
 """
 
 from __future__ import annotations
@@ -34,6 +34,11 @@ def main() -> None:
         import signal
 
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode == "blind":  # answers the mazo forever without reading its input
+        send({"type": "hello", "protocol": 1, "name": "blind"})
+        while True:
+            send({"type": "action", "action": "mazo"})
+            time.sleep(0.001)
     decisions = 0
     for line in sys.stdin:
         message = json.loads(line)

@@ -126,9 +126,11 @@ class ExternalBot(Bot):
                 start_new_session=True,
             )
         except OSError as e:
+            self._stderr.close()
             raise BotFailure("crash", f"{self._who(seat)}: cannot start: {e}") from None
         self._process = process
         assert process.stdin is not None and process.stdout is not None
+        os.set_blocking(process.stdin.fileno(), False)  # a bot that does not read cannot block us
         files = (process.stdin, process.stdout, self._stderr)
         self._finalizer = weakref.finalize(self, _end, process, files)
         self._buffer = b""
@@ -164,7 +166,7 @@ class ExternalBot(Bot):
         if process.poll() is None:
             try:
                 assert process.stdin is not None
-                process.stdin.write(b'{"type": "bye"}\n')
+                os.write(process.stdin.fileno(), b'{"type": "bye"}\n')
                 process.stdin.close()
                 process.wait(timeout=0.2)
             except (OSError, ValueError, subprocess.TimeoutExpired):
@@ -230,12 +232,9 @@ class ExternalBot(Bot):
         process = self._process
         assert process is not None and process.stdin is not None
         self._unasked(what)
-        try:
-            process.stdin.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            self._crashed(what)
-        line = self._read_line(timeout, what)
+        deadline = time.monotonic() + timeout
+        self._write(json.dumps(message, separators=(",", ":")).encode() + b"\n", deadline, what)
+        line = self._read_line(deadline, timeout, what)
         try:
             answer = json.loads(line)
         except (UnicodeDecodeError, ValueError):
@@ -272,11 +271,30 @@ class ExternalBot(Bot):
         status = "closed its output" if code is None else f"exited with status {code}"
         return self._fail("crash", f"{status} before answering {what}")
 
-    def _read_line(self, timeout: float, what: str) -> bytes:
+    def _write(self, data: bytes, deadline: float, what: str) -> None:
+        """Write all of ``data`` to the bot's stdin before ``deadline``."""
+        process = self._process
+        assert process is not None and process.stdin is not None
+        fd = process.stdin.fileno()
+        view = memoryview(data)
+        with selectors.DefaultSelector() as selector:
+            selector.register(fd, selectors.EVENT_WRITE)
+            while view:
+                try:
+                    view = view[os.write(fd, view) :]
+                    continue
+                except BlockingIOError:
+                    pass
+                except OSError:  # BrokenPipeError: it is gone
+                    self._crashed(what)
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    self._fail("timeout", f"did not read {what} (its input is full)")
+
+    def _read_line(self, deadline: float, timeout: float, what: str) -> bytes:
         process = self._process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
-        deadline = time.monotonic() + timeout
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
