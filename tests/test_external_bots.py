@@ -235,7 +235,8 @@ def test_a_bot_that_stops_reading_cannot_block_the_host() -> None:
     bot.start(find_variant("argentino"), 0)
     start = time.monotonic()
     with pytest.raises(BotFailure, match="did not read a big message"):
-        bot._write(b" " * (1 << 22), time.monotonic() + 0.3, "a big message")
+        act = b'{"type": "act", "observation": {"legal_actions": ["mazo"]}}\n'
+        bot._write(act + b" " * (1 << 22), time.monotonic() + 0.3, "a big message")
     assert time.monotonic() - start < 2 and bot._process is None
 
 
