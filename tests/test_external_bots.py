@@ -163,7 +163,7 @@ FAILURES = [
     ("unknown", "illegal", "'banana', which is not an action"),
     ("illegal", "illegal", "'joc-fora', which is not legal here"),
     ("twice", "malformed", "before decision 2, unasked"),
-    ("blind", "malformed", ", unasked"),  # at decision 1 or 2: it races the host
+    ("blind", "malformed", "before decision 1, unasked"),
     ("old-protocol", "protocol", "speaks protocol 2; this host speaks 1"),
     ("no-name", "protocol", "no name"),
     ("chatty", "crash", "its stderr ends: thinking hard about it Traceback: something broke"),

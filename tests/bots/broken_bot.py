@@ -35,10 +35,11 @@ def main() -> None:
 
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if mode == "blind":  # answers the mazo forever without reading its input
-        send({"type": "hello", "protocol": 1, "name": "blind"})
-        while True:
-            send({"type": "action", "action": "mazo"})
-            time.sleep(0.001)
+        hello = json.dumps({"type": "hello", "protocol": 1, "name": "blind"})
+        mazo = json.dumps({"type": "action", "action": "mazo"})
+        sys.stdout.write("\n".join([hello, mazo, mazo]) + "\n")  # one write: read at once
+        sys.stdout.flush()
+        time.sleep(60)
     decisions = 0
     for line in sys.stdin:
         message = json.loads(line)
