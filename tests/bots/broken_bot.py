@@ -76,9 +76,10 @@ def main() -> None:
             send({"type": "move", "action": legal[0]})
         elif mode == "unknown":
             send({"type": "action", "action": "banana"})
-        elif mode == "twice":
-            send({"type": "action", "action": legal[0]})
-            send({"type": "action", "action": legal[0]})
+        elif mode == "twice":  # in one write, so that the host surely sees both at once
+            answer = json.dumps({"type": "action", "action": legal[0]})
+            sys.stdout.write(f"{answer}\n{answer}\n")
+            sys.stdout.flush()
         elif mode == "illegal":
             send({"type": "action", "action": "joc-fora"})
         else:
