@@ -21,6 +21,7 @@ from truco.variants import PRESETS, find_variant
 
 TABLES = [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts]
 BOTS = {"random": {}, "heuristic": {}, "search": {"iterations": 3}}
+BOTS.update({name: {} for name in ("tight", "loose", "station", "human", "easy")})
 
 
 def test_registry_lists_the_bots_and_refuses_unknown_ones() -> None:

@@ -2,7 +2,10 @@
 
 Duplicate: each pair of matches is dealt the same sequence of hands from one seed, once with
 bot A's team as team 0 and once with the teams swapped, so the luck of the deal cancels out.
-A bot spec is a registry name with optional options: ``search:budget_ms=50,iterations=0``.
+A bot spec is a registry name with optional options: ``search:budget_ms=50,iterations=0``,
+an external program ``cmd:node bot.js`` or a factory ``module.path:factory``
+(:mod:`truco.bots.spec`). A bot that breaks the protocol (:class:`BotFailure`) forfeits the
+match: its team loses it, and the outcome, the report and the record say why.
 """
 
 from __future__ import annotations
@@ -20,30 +23,14 @@ from typing import Any
 
 from truco.bots import make_bot
 from truco.bots.base import Bot
-from truco.errors import TrucoError
+from truco.bots.external import BotFailure
+from truco.bots.spec import parse_bot_spec
 from truco.match import Match
-from truco.records import dump
+from truco.records import dumps
 from truco.referee import record_of
 from truco.variants import Rules
 
-
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"search:budget_ms=50"`` -> ``("search", {"budget_ms": 50.0})``."""
-    name, _, rest = spec.partition(":")
-    options: dict[str, Any] = {}
-    for item in filter(None, rest.split(",")):
-        key, sep, raw = item.partition("=")
-        if not sep:
-            raise TrucoError(f"bot option {item!r} is not key=value")
-        value: Any = raw
-        for cast in (int, float):
-            try:
-                value = cast(raw)
-                break
-            except ValueError:
-                continue
-        options[key.strip()] = value
-    return name.strip(), options
+__all__ = ["ArenaReport", "MatchOutcome", "MatchSpec", "parse_bot_spec", "play_match", "run_arena"]
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -91,17 +78,55 @@ class MatchOutcome:
     a_ms: list[float] = field(default_factory=list)
     b_ms: list[float] = field(default_factory=list)
     first_deal: tuple[tuple[int, ...], ...] = ()
+    #: Why the match ended early: "A" or "B", then the failure (a bot that broke the protocol).
+    forfeit: str | None = None
+    forfeit_kind: str | None = None
 
 
 def play_match(spec: MatchSpec) -> MatchOutcome:
-    """One match of A's team against B's team; A's team is team 1 when ``swapped``."""
+    """One match of A's team against B's team; A's team is team 1 when ``swapped``.
+
+    A bot that fails (:class:`BotFailure`: an external bot that crashed, hung or lied)
+    forfeits: its team loses the match, and the outcome says why. Every bot is closed.
+    """
     a_team = 1 if spec.swapped else 0
     match = Match(spec.rules, seed=spec.seed)
     bots: list[Bot] = []
-    for seat in range(spec.rules.players):
-        name, options = parse_bot_spec(spec.a if seat % 2 == a_team else spec.b)
-        bots.append(make_bot(name, seed=spec.seed * 16 + seat, **options))
     outcome = MatchOutcome(spec.pair, spec.swapped, False, first_deal=match.hands[0].cards)
+    try:
+        for seat in range(spec.rules.players):
+            name, options = parse_bot_spec(spec.a if seat % 2 == a_team else spec.b)
+            bots.append(make_bot(name, seed=spec.seed * 16 + seat, **options))
+        _play(match, bots, a_team, outcome)
+    finally:
+        for bot in bots:
+            bot.close()
+    if spec.records:
+        names = [spec.a if s % 2 == a_team else spec.b for s in range(spec.rules.players)]
+        side = "b-first" if spec.swapped else "a-first"
+        path = Path(spec.records) / f"pair{spec.pair:05d}-{side}.truco"
+        text = dumps(record_of(match, names=names))
+        if outcome.forfeit:
+            text = f"# forfeit: {' '.join(outcome.forfeit.split())}\n" + text
+        path.write_text(text, encoding="utf-8")
+    return outcome
+
+
+def _play(match: Match, bots: list[Bot], a_team: int, outcome: MatchOutcome) -> None:
+    seat = 0
+    try:
+        for seat, bot in enumerate(bots):
+            bot.start(match.rules, seat)  # an external bot's start-up is not a decision's time
+        seat = -1
+        _moves(match, bots, a_team, outcome)
+    except BotFailure as e:
+        seat = match.turn if seat < 0 else seat
+        outcome.forfeit = f"{'A' if seat % 2 == a_team else 'B'}: {e}"
+        outcome.forfeit_kind = e.kind
+        outcome.a_won = seat % 2 != a_team
+
+
+def _moves(match: Match, bots: list[Bot], a_team: int, outcome: MatchOutcome) -> None:
     seen = 0
     while not match.over:
         seat = match.turn
@@ -117,12 +142,6 @@ def play_match(spec: MatchSpec) -> MatchOutcome:
             outcome.hand_diffs.append(pts[a_team] - pts[1 - a_team])
             seen += 1
     outcome.a_won = match.winner == a_team
-    if spec.records:
-        names = [spec.a if s % 2 == a_team else spec.b for s in range(spec.rules.players)]
-        side = "b-first" if spec.swapped else "a-first"
-        path = Path(spec.records) / f"pair{spec.pair:05d}-{side}.truco"
-        dump(record_of(match, names=names), path)
-    return outcome
 
 
 @dataclass(slots=True)
@@ -155,6 +174,11 @@ class ArenaReport:
             "a_points_per_hand": round(mean, 4),
             "a_points_per_hand_ci": [round(plo, 4), round(phi, 4)],
             "seconds": round(self.seconds, 1),
+            "forfeits": [
+                {"pair": o.pair, "swapped": o.swapped, "kind": o.forfeit_kind, "reason": o.forfeit}
+                for o in self.outcomes
+                if o.forfeit
+            ],
         }
         for side, times in (
             ("a", [t for o in self.outcomes for t in o.a_ms]),
@@ -181,6 +205,10 @@ class ArenaReport:
                 f"  {j[side]} decision time: median {t['median']} ms, p95 {t['p95']} ms, "
                 f"over {t['count']} decisions"
             )
+        forfeits = j["forfeits"]
+        if forfeits:
+            lines.append(f"  {len(forfeits)} match(es) ended by a forfeit; the first:")
+            lines.append(f"    {forfeits[0]['reason']}")
         return "\n".join(lines)
 
 
@@ -256,7 +284,11 @@ def run_arena(
     """Play a duplicate run of A against B and report it."""
     for spec in (a, b):
         name, options = parse_bot_spec(spec)
-        make_bot(name, seed=0, **options)  # fail early on a bad name or option
+        bot = make_bot(name, seed=0, **options)  # fail early on a bad name or option
+        try:
+            bot.start(rules, 0)  # and on an external bot that cannot even say hello
+        finally:
+            bot.close()
     if records:
         os.makedirs(records, exist_ok=True)
     start = time.perf_counter()

@@ -183,6 +183,7 @@ def _suggest(args: argparse.Namespace) -> int:
     from truco.actions import Move
     from truco.arena import parse_bot_spec
     from truco.bots import make_bot
+    from truco.bots.base import ALIASES
     from truco.records import load
     from truco.referee import replay
 
@@ -192,7 +193,7 @@ def _suggest(args: argparse.Namespace) -> int:
             raise TrucoError("the record's last hand is over: nothing to suggest")
         seat = match.turn
         name, options = parse_bot_spec(args.bot)
-        if name == "search" and not {"budget_ms", "iterations"} & options.keys():
+        if ALIASES.get(name, name) == "search" and not {"budget_ms", "iterations"} & options.keys():
             if args.budget_ms is not None:
                 options["budget_ms"] = args.budget_ms
             else:
@@ -249,7 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_env_bench)
 
     p = sub.add_parser("arena", help="duplicate matches between two bots, or a round robin")
-    p.add_argument("bots", nargs="*", help="bot A and bot B (name or name:key=value,...)")
+    p.add_argument(
+        "bots",
+        nargs="*",
+        help="bot A and bot B: name[:key=value,...], cmd:<command> (docs/bot-protocol.md) "
+        "or module.path:factory",
+    )
     p.add_argument("--pool", help="comma-separated bots for a round robin with ratings")
     p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
     p.add_argument("--players", type=int, default=2)
@@ -270,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("suggest", help="what a bot would do at the end of a record")
     p.add_argument("file", help="a .truco record whose last hand stops mid-hand")
-    p.add_argument("--bot", default="search")
+    p.add_argument("--bot", default="search", help="a bot spec, as in truco arena")
     p.add_argument("--iterations", type=int, default=5000, help="search bot's deals (default 5000)")
     p.add_argument(
         "--budget-ms",

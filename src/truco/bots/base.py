@@ -10,6 +10,7 @@ from typing import Any
 
 from truco.errors import TrucoError
 from truco.observation import Observation
+from truco.variants import Rules
 
 
 class Bot:
@@ -34,6 +35,14 @@ class Bot:
         """The chosen action and, when the bot has them, its expected points for each action."""
         return self.choose(obs), {}
 
+    def start(self, rules: Rules, seat: int) -> None:
+        """Get ready to play ``seat`` under ``rules`` (an external bot starts its process and
+        shakes hands here; a failure raises :class:`TrucoError`). Optional: :meth:`choose`
+        starts what it needs."""
+
+    def close(self) -> None:
+        """Release what the bot holds (an external bot's process); safe to call twice."""
+
 
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
@@ -45,6 +54,10 @@ _PLUGINS: dict[str, tuple[str, str, str]] = {
 #: Bots that cannot play without an option (a trained model's path): made by name with it,
 #: never listed by :func:`bot_names`, whose bots all play every table with their defaults.
 _NEED_OPTIONS: frozenset[str] = frozenset({"maskable-ppo"})
+#: Levels people pick, as names of the bots that play them (``expert`` is to come).
+ALIASES: dict[str, str] = {"normal": "heuristic", "hard": "search"}
+#: The entry point group through which other packages add bots (``make_bot`` finds them).
+ENTRY_POINT_GROUP = "truco.bots"
 
 
 def register(name: str) -> Callable[[BotFactory], BotFactory]:
@@ -58,10 +71,13 @@ def register(name: str) -> Callable[[BotFactory], BotFactory]:
 
 
 def bot_names() -> list[str]:
-    """Every bot that can be made here with its default options (optional ones only when
-    their extra is installed; ``maskable-ppo`` needs ``path=``, so it is not listed)."""
+    """Every bot that can be made here by name alone (optional ones only when their extra is
+    installed); ``cmd`` (which needs a command) and ``maskable-ppo`` (which needs ``path=``)
+    are not listed."""
     _load_builtin()
-    names = set(_REGISTRY)
+    from truco.bots.loading import entry_point_names
+
+    names = (set(_REGISTRY) - {"cmd"}) | set(ALIASES) | set(entry_point_names(ENTRY_POINT_GROUP))
     for name, (_, needs, _extra) in _PLUGINS.items():
         if importlib.util.find_spec(needs) is not None:
             names.add(name)
@@ -69,9 +85,20 @@ def bot_names() -> list[str]:
 
 
 def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A new bot by registry name, e.g. ``make_bot("search", seed=1, budget_ms=100)``."""
+    """A new bot by registry name, e.g. ``make_bot("search", seed=1, budget_ms=100)``.
+
+    ``name`` may also be a level alias (``normal``, ``hard``), ``cmd`` (an external program,
+    ``command=...``; see :mod:`truco.bots.external`), ``module.path:factory`` or
+    ``file.py:factory`` (a factory outside the package), or the name of an entry point of the
+    ``truco.bots`` group.
+    """
     _load_builtin()
+    name = ALIASES.get(name, name)
     factory = _REGISTRY.get(name)
+    if factory is None and ":" in name:
+        from truco.bots.loading import load_factory
+
+        factory = load_factory(name)
     if factory is None and name in _PLUGINS:
         try:
             importlib.import_module(_PLUGINS[name][0])
@@ -80,14 +107,24 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
             raise TrucoError(f"bot {name!r} needs the optional extra truco[{extra}]: {e}") from None
         factory = _REGISTRY.get(name)
     if factory is None:
-        raise TrucoError(f"unknown bot {name!r}; bots are {', '.join(bot_names())}")
+        from truco.bots.loading import entry_point_factory
+
+        factory = entry_point_factory(name, ENTRY_POINT_GROUP)
+    if factory is None:
+        raise TrucoError(
+            f"unknown bot {name!r}; bots are {', '.join(bot_names())}, "
+            "or cmd:<command>, or module.path:factory"
+        )
     try:
-        return factory(seed=seed, **options)
+        bot = factory(seed=seed, **options)
     except (TypeError, ValueError) as e:
         if isinstance(e, TrucoError):
             raise
         raise TrucoError(f"bot {name!r}: bad options {options}: {e}") from None
+    if not isinstance(bot, Bot):
+        raise TrucoError(f"bot {name!r}: its factory made {type(bot).__name__}, not a Bot")
+    return bot
 
 
 def _load_builtin() -> None:
-    from truco.bots import heuristic, random_bot, search  # noqa: F401  (they register)
+    from truco.bots import external, heuristic, random_bot, search, styles  # noqa: F401

@@ -242,7 +242,7 @@ class PlayScreen(TableScreen):
 
         name, options = parse_bot_spec(self.config.bot)
         budget = self.config.budget_ms
-        if name == "search" and budget is not None and "budget_ms" not in options:
+        if name in ("search", "hard") and budget is not None and "budget_ms" not in options:
             options["budget_ms"] = budget
         seed = None if self.config.seed is None else self.config.seed * 100 + seat
         return make_bot(name, seed=seed, **options)
