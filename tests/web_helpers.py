@@ -38,6 +38,9 @@ FAST = {
     "bot_workers": 2,
     "rate_per_s": 1000.0,
     "rate_burst": 1000.0,
+    # The tests come from one address and open many tables and connections.
+    "tables_per_address_per_hour": 100_000,
+    "max_connections_per_address": 10_000,
 }
 
 
