@@ -33,6 +33,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from truco import __version__
@@ -157,6 +158,15 @@ def parse_spec(body: bytes) -> TableSpec:
     return spec
 
 
+def failed(e: Exception, what: str) -> None:
+    """Log a failure: one line when the database is down (it is not a bug), else the
+    traceback."""
+    if isinstance(e, SQLAlchemyError):
+        log.error("%s: the database is unavailable (%s)", what, type(e).__name__)
+    else:
+        log.exception(what)
+
+
 def client_address(request: Request | WebSocket) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -255,8 +265,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(409, str(e)) from None
         except ServerFull as e:
             raise HTTPException(503, str(e)) from None
-        except Exception:
-            log.exception("table %s could not be loaded", table_id)
+        except Exception as e:
+            failed(e, f"table {table_id} could not be loaded")
             raise HTTPException(503, "the database is unavailable; try again soon") from None
         if table is None:
             raise HTTPException(404, "no such table")
@@ -313,8 +323,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return refused(422, str(e))
         except ServerFull as e:
             return refused(503, str(e))
-        except Exception:
-            log.exception("a table could not be created")
+        except Exception as e:
+            failed(e, "a table could not be created")
             return refused(503, "the database is unavailable; try again soon")
         base = base_url(settings, request)
         return JSONResponse(
@@ -398,8 +408,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             table, refusal, code = None, error("incompatible", str(e)), 4409
         except ServerFull as e:
             table, refusal, code = None, error("server_full", str(e)), 1013
-        except Exception:
-            log.exception("table %s could not be loaded", table_id)
+        except Exception as e:
+            failed(e, f"table {table_id} could not be loaded")
             table, refusal, code = None, error("server", "this table cannot be loaded"), 1011
         if table is None:
             conn.send(refusal)
