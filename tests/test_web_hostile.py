@@ -635,7 +635,10 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
     real = bots.choose
     hang = threading.Event()
 
+    entered = threading.Event()
+
     def hung(level: str, seed: int, obs: Any) -> int:
+        entered.set()
         hang.wait(20)
         return real(level, seed, obs)
 
@@ -664,14 +667,12 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                 else:
                     raise AssertionError("the bot loop was never caught in its pause")
                 seq = t.seq
-                await watcher.state_where(lambda v: v["seq"] > seq + 2, timeout=5)
+                await watcher.state_where(lambda v: v["seq"] > seq + 2, timeout=10)
                 assert t.bot_restarts > restarts
                 # A move that hangs in its worker is failed past its budget, then tried again.
                 bots.choose = hung  # type: ignore[assignment]
                 try:
-                    while t.bot_phase != "think":
-                        await asyncio.sleep(0.01)
-                    await asyncio.sleep(0.1)
+                    assert await asyncio.to_thread(entered.wait, 10)
                     seq = t.seq
                     bots.choose = real
                     t0 = time.monotonic()

@@ -81,6 +81,7 @@ class BotRunner:
         self._queues: tuple[deque[_Job], deque[_Job]] = (deque(), deque())
         self._running: set[_Job] = set()
         self.renewed = 0
+        self._closed = False
 
     def _new_pool(self) -> Executor:
         if self.kind == "process":
@@ -126,6 +127,8 @@ class BotRunner:
         return None
 
     def _dispatch(self) -> None:
+        if self._closed:
+            return
         loop = asyncio.get_running_loop()
         while len(self._running) < self.count:
             job = self._next()
@@ -174,16 +177,14 @@ class BotRunner:
             self._running.discard(job)
             if not job.future.done():
                 job.future.set_exception(TimeoutError("the bot took too long to think"))
-        if stuck:
+        if stuck and not self._closed:
             self.renew()
             self._dispatch()
         return len(stuck)
 
     def close(self) -> None:
         """Stop the workers (waiting for them, so nothing of theirs outlives the server)."""
-        for queue in self._queues:
-            for job in queue:
-                if not job.future.done():
-                    job.future.cancel()
+        self._closed = True
+        for queue in self._queues:  # their tables' bot loops were cancelled already
             queue.clear()
         self.pool.shutdown(wait=True, cancel_futures=True)

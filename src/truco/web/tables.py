@@ -271,8 +271,8 @@ class Table:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators have no seat to name")
         seat = conn.seat
-        if msg.name == self.seats[seat].name:
-            conn.send(self.state_message(seat), state=True)
+        if msg.name == self.seats[seat].name:  # nothing to store; the state says so
+            self.broadcast()
             return
         if not self.registry.renames.allow(f"{self.id}/{seat}"):
             raise ProtocolError("rate_limited", "too many renames; wait a minute")
