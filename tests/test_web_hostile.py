@@ -429,8 +429,12 @@ def test_connections_per_address_are_capped(server: LiveServer, victim: dict[str
 
 
 def test_silent_connections_are_closed_after_the_hello_timeout(tmp_path: Path) -> None:
-    with LiveServer(f"sqlite:///{tmp_path / 'hello.sqlite3'}", hello_timeout=0.3) as live:
+    with (
+        LiveServer(f"sqlite:///{tmp_path / 'hello.sqlite3'}", hello_timeout=0.3) as live,
+        Bystander(live) as bystander,
+    ):
         table = live.create("argentino", ["human", "bot"])
+        since = time.monotonic()
 
         async def run() -> None:
             async with connect(f"{live.ws}/{table['id']}") as ws:
@@ -441,6 +445,7 @@ def test_silent_connections_are_closed_after_the_hello_timeout(tmp_path: Path) -
                 assert info.value.rcvd is not None and info.value.rcvd.code == 1008
 
         asyncio.run(run())
+        bystander.check(since)  # its connections said hello: they stay
 
 
 def test_seats_and_spectators_are_capped_with_their_own_codes(
@@ -642,9 +647,13 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
         hang.wait(20)
         return real(level, seed, obs)
 
-    with LiveServer(url, bot_delay=0.1, bot_watchdog=0.5) as live:
+    with (
+        LiveServer(url, bot_delay=0.1, bot_watchdog=0.5) as live,
+        Bystander(live) as bystander,
+    ):
         table = live.create("argentino", ["bot", "bot"], bot_level="random")
         t = live.table(table["id"])
+        since = time.monotonic()
 
         async def run() -> None:
             async with joined(live, table["id"]) as watcher:
@@ -684,12 +693,14 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                     hang.set()
 
         asyncio.run(run())
+        bystander.check(since)
 
 
 @pytest.mark.breaks
 def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
     """PostgreSQL killed mid-game (its write fails; new tables get 503), then the bot worker
-    processes killed: the bot moves as soon as each is back."""
+    processes killed: the bot moves as soon as each is back. (No bystander on this server:
+    with the database down, no table can store an action.)"""
     try:
         cluster_cm = postgres_cluster()
         cluster = cluster_cm.__enter__()
