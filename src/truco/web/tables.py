@@ -111,6 +111,8 @@ class Table:
         self.bot_phase = ""
         self.bot_since = 0.0
         self.bot_restarts = 0
+        #: Bot moves that failed (to be thought or stored) and were tried again.
+        self.bot_failures = 0
         self.last_active = time.monotonic()
         self._offered: tuple[int, bool, list[int]] = (-1, False, [])
         self._flush: asyncio.TimerHandle | asyncio.Handle | None = None
@@ -393,6 +395,7 @@ class Table:
                     )
                 except Exception as e:
                     failures += 1
+                    self.bot_failures += 1
                     log.warning("table %s: bot p%d could not think (%r); again", self.id, seat, e)
                     continue
                 self._phase("store")
@@ -404,6 +407,7 @@ class Table:
                         await self._commit(seat, action)
                     except ProtocolError as e:
                         failures += 1
+                        self.bot_failures += 1
                         log.warning("table %s: bot p%d: %s; again", self.id, seat, e.message)
                         continue
                 failures = 0
