@@ -282,8 +282,8 @@ class Table:
             table_id, name = self.id, msg.name
             try:
                 await self.registry.writer.run(lambda c: Store.rename(c, table_id, seat, name))
-            except Exception:
-                log.exception("table %s: could not store a name", self.id)
+            except Exception as e:
+                log.error("table %s: could not store a name: %s", self.id, e)
                 raise ProtocolError("server", "the name could not be saved; try again") from None
             self.seats[seat].name = name
             self.broadcast()
@@ -462,10 +462,14 @@ class Tables:
         restarted = 0
         grace = self.settings.bot_watchdog
         for table in list(self.live.values()):
+            had_loop = table.bot_task is not None
             if table.kick_bots():
                 table.bot_restarts += 1
                 restarted += 1
-                log.warning("table %s: the watchdog restarted its bots", table.id)
+                if had_loop:  # it stopped on a bot's turn: that should not happen
+                    log.warning("table %s: the watchdog restarted its bots", table.id)
+                else:  # loaded from the database with a bot to move
+                    log.info("table %s: the watchdog started its bots", table.id)
         self.runner.fail_stuck(grace)
         return restarted
 
