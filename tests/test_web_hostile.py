@@ -633,6 +633,44 @@ def test_the_bot_queue_is_fair_and_caps_search() -> None:
         bots.choose = real
 
 
+def test_watched_search_tables_do_not_starve_a_persons_bot(tmp_path: Path) -> None:
+    """Eight watched bot-only tables at ``search`` level against one person's table: the
+    person's bot still answers at once (it goes first, and search never takes every worker)."""
+    url = f"sqlite:///{tmp_path / 'starve.sqlite3'}"
+    with LiveServer(url, bot_executor="process", bot_workers=2, bot_delay=0.0) as live:
+        busy = [
+            live.create("argentino", ["bot", "bot"], bot_level="search")["id"] for _ in range(8)
+        ]
+        mine = live.create("argentino", ["human", "bot"], bot_level="heuristic")
+        runner = live.app.state.tables.runner
+
+        async def run() -> list[float]:
+            waits: list[float] = []
+            async with contextlib.AsyncExitStack() as stack:
+                for table_id in busy:
+                    await stack.enter_async_context(joined(live, table_id))
+                me = await stack.enter_async_context(joined(live, mine["id"], mine["tokens"][0]))
+                deadline = time.monotonic() + 30
+                while runner.waiting() < 3:  # the search moves queue up for one worker
+                    assert time.monotonic() < deadline, "the search bots never queued"
+                    await asyncio.sleep(0.05)
+                for _ in range(4):
+                    view = await me.state_where(lambda v: v["turn"] == 0 or v["over"], timeout=30)
+                    if view["over"]:
+                        break
+                    t0 = time.perf_counter()
+                    await me.send(
+                        {"type": "act", "action": pick(view["legal"]), "seq": view["seq"]}
+                    )
+                    await me.state_where(lambda v, s=view["seq"]: v["seq"] > s)
+                    await me.state_where(lambda v: v["turn"] == 0 or v["over"], timeout=30)
+                    waits.append(time.perf_counter() - t0)
+            return waits
+
+        waits = asyncio.run(run())
+        assert waits and max(waits) < 1.0, waits
+
+
 def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -> None:
     import truco.web.bots as bots
 
