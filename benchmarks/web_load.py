@@ -270,6 +270,7 @@ def main() -> int:
                 *("--database-url", f"sqlite:///{db}", "--log-level", "warning"),
                 # One load generator is one client address: lift the caps per address.
                 *("--tables-per-hour", "1000000", "--max-connections-per-address", "100000"),
+                *("--address-rate-per-s", "1000000"),
                 *("--sqlite-synchronous", args.sqlite_synchronous),
                 # Clients that never think go past a person's rate limit.
                 *(("--rate-per-s", "1000") if args.think < 0.1 else ()),

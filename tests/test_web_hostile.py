@@ -40,6 +40,7 @@ CAPS = {
     "max_spectators": 5,
     "renames_per_minute": 3,
     "broadcast_tick": 0.05,
+    "address_rate_per_s": 50.0,
 }
 #: The bystander's actions under attack: most within this, none stalled beyond the other.
 P90_LIMIT = 0.2
@@ -426,6 +427,31 @@ def test_connections_per_address_are_capped(server: LiveServer, victim: dict[str
             assert watcher.state is not None
 
     asyncio.run(run())
+
+
+def test_many_connections_share_one_rate_limit(server: LiveServer, victim: dict[str, Any]) -> None:
+    """Four connections from one address flat out get, together, what one address may send."""
+
+    async def run() -> tuple[int, int, float]:
+        async with contextlib.AsyncExitStack() as stack:
+            sockets = [
+                await stack.enter_async_context(connect(f"{server.ws}/{victim['id']}"))
+                for _ in range(4)
+            ]
+            t0 = time.monotonic()
+            for _ in range(60):
+                for ws in sockets:
+                    await ws.send('{"type": "ping"}')
+            codes = [json.loads(await ws.recv())["code"] for ws in sockets for _ in range(60)]
+            took = time.monotonic() - t0
+        return codes.count("hello_first"), codes.count("rate_limited"), took
+
+    handled, limited, took = asyncio.run(run())
+    rate = CAPS["address_rate_per_s"]
+    assert handled + limited == 240
+    assert handled <= 2 * rate + rate * took + 1, (handled, took)
+    assert limited >= 240 - (2 * rate + rate * took + 1)
+    time.sleep(2.0)  # the bucket fills up again for the tests after this one
 
 
 def test_silent_connections_are_closed_after_the_hello_timeout(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ FAST = {
     # The tests come from one address and open many tables and connections.
     "tables_per_address_per_hour": 100_000,
     "max_connections_per_address": 10_000,
+    "address_rate_per_s": 1_000_000.0,
 }
 
 

@@ -242,7 +242,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return response
 
     created = Window(settings.tables_per_address_per_hour, 3600.0)
-    sockets = AddressCount()
+    sockets = AddressCount(settings.address_rate_per_s, 2 * settings.address_rate_per_s)
 
     @app.middleware("http")
     async def headers(
@@ -382,7 +382,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         address = client_address(ws)
-        conn = Conn(ws, settings.rate_per_s, settings.rate_burst, address)
+        conn = Conn(ws, settings.rate_per_s, settings.rate_burst, address, sockets.bucket(address))
         if not sockets.take(address, settings.max_connections_per_address):
             conn.send(
                 error(

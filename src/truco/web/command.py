@@ -63,6 +63,12 @@ CAPS = (
         int,
         "WebSockets a client address may hold",
     ),
+    (
+        "--address-rate-per-s",
+        "address_rate_per_s",
+        float,
+        "messages a client address may send a second, all its connections together",
+    ),
     ("--max-connections-per-seat", "max_connections_per_seat", int, "connections holding one seat"),
     ("--max-spectators", "max_spectators", int, "spectators of one table"),
     (

@@ -13,6 +13,8 @@ import hashlib
 import time
 from typing import Protocol
 
+from truco.web.limits import Bucket
+
 #: Messages waiting for a browser before it is judged gone.
 MAX_OUTBOX = 100
 
@@ -38,10 +40,13 @@ class Conn:
         rate_per_s: float = 20.0,
         rate_burst: float = 40.0,
         address: str = "",
+        shared: Bucket | None = None,
     ) -> None:
         self.ws = ws
         #: The client's address (the caps per address count it).
         self.address = address
+        #: The bucket of every connection from this address (the rate per client).
+        self.shared = shared
         self.rate_per_s = rate_per_s
         self.rate_burst = rate_burst
         self.hello = False
@@ -62,6 +67,8 @@ class Conn:
         )
         self._last = now
         if self._allowance < 1.0:
+            return False
+        if self.shared is not None and not self.shared.allow():
             return False
         self._allowance -= 1.0
         return True

@@ -3,7 +3,8 @@
 - :class:`BodyLimit` is an ASGI middleware: a request whose ``Content-Length`` is over the
   limit is answered ``413`` at once, without reading its body; a body sent without a length
   is counted as it streams in and answered ``413`` the moment it goes over.
-- :class:`AddressCount` counts what each client address holds now (its WebSockets).
+- :class:`AddressCount` counts what each client address holds now (its WebSockets), with one
+  :class:`Bucket` per address that all its connections' messages draw from.
 - :class:`Window` counts events per key in a sliding window (tables created per hour,
   renames per minute), forgetting keys whose events are all older than the window.
 """
@@ -98,11 +99,36 @@ class BodyLimit:
                 raise
 
 
-class AddressCount:
-    """How many things (WebSockets) each client address holds now."""
+class Bucket:
+    """A token bucket: ``rate`` events a second on average, bursts of ``burst``."""
 
-    def __init__(self) -> None:
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic):
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self._allowance = burst
+        self._last = clock()
+
+    def allow(self) -> bool:
+        """Whether one more event may happen now (it is counted if so)."""
+        now = self.clock()
+        self._allowance = min(self.burst, self._allowance + (now - self._last) * self.rate)
+        self._last = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
+
+
+class AddressCount:
+    """How many things (WebSockets) each client address holds now, and the message bucket
+    they share (``rate`` messages a second, bursts of ``burst``, for all of them together)."""
+
+    def __init__(self, rate: float = float("inf"), burst: float = float("inf")) -> None:
+        self.rate = rate
+        self.burst = burst
         self._held: dict[str, int] = {}
+        self._buckets: dict[str, Bucket] = {}
 
     def take(self, address: str, cap: int) -> bool:
         """One more for ``address``, if it holds fewer than ``cap``; whether it was taken."""
@@ -118,9 +144,17 @@ class AddressCount:
             self._held[address] = held
         else:
             self._held.pop(address, None)
+            self._buckets.pop(address, None)
 
     def held(self, address: str) -> int:
         return self._held.get(address, 0)
+
+    def bucket(self, address: str) -> Bucket:
+        """The bucket all of ``address``'s connections draw from (while it holds any)."""
+        bucket = self._buckets.get(address)
+        if bucket is None:
+            bucket = self._buckets[address] = Bucket(self.rate, self.burst)
+        return bucket
 
 
 class Window:

@@ -56,6 +56,10 @@ class Settings:
     #: ``rate_limited``). A person never comes close; tests and benchmarks raise it.
     rate_per_s: float = 20.0
     rate_burst: float = 40.0
+    #: Messages all the connections of one client address may send per second together
+    #: (bursts of twice that; then ``rate_limited``), so that many connections are not many
+    #: rate limits.
+    address_rate_per_s: float = 100.0
     #: Largest HTTP request body, in bytes (then ``413``, before the rest is read).
     max_body_bytes: int = 16384
     #: WebSockets open at once from one client address (then ``too_many_connections``).
