@@ -766,59 +766,67 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
 
 @pytest.mark.breaks
 def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
-    """PostgreSQL killed mid-game (its write fails; new tables get 503), then the bot worker
-    processes killed: the bot moves as soon as each is back. (No bystander on this server:
-    with the database down, no table can store an action.)"""
+    """PostgreSQL killed mid-game while a bot is to move (its write fails; new tables get
+    503), then the bot worker processes killed while it is to move again: the bot moves as
+    soon as each is back. (No bystander on this server: with the database down, no table can
+    store an action.)"""
     try:
         cluster_cm = postgres_cluster()
         cluster = cluster_cm.__enter__()
     except RuntimeError as e:
         pytest.skip(str(e))
     try:
-        with LiveServer(cluster.url, bot_delay=0.3, bot_executor="process", bot_workers=1) as live:
-            if True:
-                table = live.create("argentino", ["human", "bot"])
+        with LiveServer(cluster.url, bot_delay=1.0, bot_executor="process", bot_workers=1) as live:
+            table = live.create("argentino", ["human", "bot"])
+            t_ = live.app.state.tables
 
-                async def run() -> None:
-                    async with joined(live, table["id"], table["tokens"][0]) as me:
-                        t = live.table(table["id"])
-                        for round_ in range(2):
-                            view = await me.state_where(lambda v: v["turn"] == 0, timeout=30)
-                            since = time.monotonic()
-                            action = pick(view["legal"])
-                            await me.send({"type": "act", "action": action, "seq": view["seq"]})
-                            await me.state_where(lambda v, s=view["seq"]: v["seq"] > s)
-                            seq = t.seq
-                            if round_ == 0:
-                                await asyncio.to_thread(cluster.stop)
-                                await asyncio.sleep(1.5)  # its write fails, and again
-                                assert t.seq == seq
-                                r = await asyncio.to_thread(
-                                    post,
-                                    live,
-                                    {"variant": "argentino", "players": 2, "seats": HUMAN_BOT},
-                                )
-                                assert r.status_code == 503
-                                await asyncio.to_thread(cluster.start)
-                            else:
-                                pool = live.app.state.tables.runner.pool
-                                for process in list(pool._processes.values()):
-                                    process.kill()
-                            try:
-                                await me.state_where(lambda v, s=seq: v["seq"] > s, timeout=20)
-                            except TimeoutError:
-                                runner = live.app.state.tables.runner
+            async def run() -> None:
+                async with joined(live, table["id"], table["tokens"][0]) as me:
+                    t = live.table(table["id"])
+
+                    async def human_moves() -> None:
+                        seq = t.seq
+                        view = await me.state_where(lambda v: v["seq"] == seq and v["turn"] == 0)
+                        await me.send({"type": "act", "action": pick(view["legal"]), "seq": seq})
+                        await me.state_where(lambda v: v["seq"] > seq)
+
+                    async def to_the_bots_turn() -> int:
+                        while t.match.turn != 1:
+                            await human_moves()
+                        return t.seq
+
+                    async def the_bot_moves(after: int, why: str) -> None:
+                        deadline = time.monotonic() + 20
+                        while not any(seat == 1 for seat, _ in t.actions[after:]):
+                            if time.monotonic() > deadline:
                                 raise AssertionError(
-                                    f"round {round_}: the bot is stuck in {t.bot_phase!r} "
-                                    f"since {time.monotonic() - t.bot_since:.1f} s, task "
-                                    f"{t.bot_task}, running {len(runner._running)}, "
-                                    f"waiting {runner.waiting()}, writer queue "
-                                    f"{live.app.state.tables.writer._queue.qsize()}"
-                                ) from None
-                            assert time.monotonic() - since < 20
-                    assert live.app.state.tables.runner.renewed >= 1
+                                    f"{why}: the bot is stuck in {t.bot_phase!r} since "
+                                    f"{time.monotonic() - t.bot_since:.1f} s ({t.bot_task})"
+                                )
+                            if t.match.turn == 0:
+                                await human_moves()
+                            else:
+                                await asyncio.sleep(0.05)
 
-                asyncio.run(run())
+                    seq = await to_the_bots_turn()
+                    await asyncio.to_thread(cluster.stop)  # during the bot's 1 s pause
+                    failures = t.bot_failures
+                    await asyncio.sleep(2.0)  # its write fails, and again
+                    assert t.seq == seq and t.bot_failures > failures
+                    body = {"variant": "argentino", "players": 2, "seats": HUMAN_BOT}
+                    r = await asyncio.to_thread(post, live, body)
+                    assert r.status_code == 503
+                    await asyncio.to_thread(cluster.start)
+                    await the_bot_moves(seq, "after the database came back")
+
+                    seq = await to_the_bots_turn()
+                    renewed = t_.runner.renewed
+                    for process in list(t_.runner.pool._processes.values()):
+                        process.kill()
+                    await the_bot_moves(seq, "after its workers were killed")
+                    assert t_.runner.renewed > renewed
+
+            asyncio.run(run())
     finally:
         cluster_cm.__exit__(None, None, None)
 
