@@ -248,6 +248,12 @@ def main() -> int:
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--think", type=float, default=1.0, help="mean seconds before each action")
     p.add_argument("--url", help="an already running server (default: start one)")
+    p.add_argument(
+        "--sqlite-synchronous",
+        default="FULL",
+        choices=["NORMAL", "FULL"],
+        help="the started server's SQLite setting (default: FULL, the server's default)",
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     server: subprocess.Popen[bytes] | None = None
@@ -262,6 +268,10 @@ def main() -> int:
             [
                 *(sys.executable, "-m", "truco.cli", "serve", "--port", str(port)),
                 *("--database-url", f"sqlite:///{db}", "--log-level", "warning"),
+                # One load generator is one client address: lift the caps per address.
+                *("--tables-per-hour", "1000000", "--max-connections-per-address", "100000"),
+                *("--address-rate-per-s", "1000000"),
+                *("--sqlite-synchronous", args.sqlite_synchronous),
                 # Clients that never think go past a person's rate limit.
                 *(("--rate-per-s", "1000") if args.think < 0.1 else ()),
             ],

@@ -38,6 +38,10 @@ FAST = {
     "bot_workers": 2,
     "rate_per_s": 1000.0,
     "rate_burst": 1000.0,
+    # The tests come from one address and open many tables and connections.
+    "tables_per_address_per_hour": 100_000,
+    "max_connections_per_address": 10_000,
+    "address_rate_per_s": 1_000_000.0,
 }
 
 
@@ -248,9 +252,41 @@ def _pg_bin(name: str) -> str | None:
     return candidates[-1] if candidates else None
 
 
+@dataclass
+class PgCluster:
+    """A running throwaway PostgreSQL cluster that a test may stop and start again."""
+
+    url: str
+    prefix: list[str]
+    pg_ctl: str
+    data: str
+    options: str
+    logfile: str
+
+    def stop(self) -> None:
+        """Kill the server at once (as a crash would)."""
+        subprocess.run(
+            [*self.prefix, self.pg_ctl, "-D", self.data, "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
+
+    def start(self) -> None:
+        subprocess.run(
+            [
+                *self.prefix,
+                *(self.pg_ctl, "-D", self.data, "-o", self.options, "-l", self.logfile),
+                *("-w", "start"),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+
+
 @contextlib.contextmanager
-def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster (initdb in a temp dir, a free port); yields its URL.
+def postgres_cluster() -> Iterator[PgCluster]:
+    """A throwaway PostgreSQL cluster (initdb in a temp dir, a free port).
 
     Runs as the ``postgres`` user when the tests run as root (initdb refuses root). Raises
     ``RuntimeError`` when PostgreSQL is not installed or cannot start.
@@ -268,38 +304,37 @@ def postgres() -> Iterator[str]:
         shutil.chown(root, "postgres")
     data = os.path.join(root, "data")
     port = _free_port()
-    run = {"check": True, "capture_output": True, "timeout": 60}
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    cluster = PgCluster(
+        f"postgresql://postgres@127.0.0.1:{port}/postgres",
+        prefix,
+        pg_ctl,
+        data,
+        options,
+        os.path.join(root, "log"),
+    )
     try:
         subprocess.run(
-            [*prefix, initdb, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"], **run
-        )  # type: ignore[call-overload]
-        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
-        subprocess.run(
-            [
-                *prefix,
-                pg_ctl,
-                "-D",
-                data,
-                "-o",
-                options,
-                "-l",
-                os.path.join(root, "log"),
-                "-w",
-                "start",
-            ],
-            **run,  # type: ignore[arg-type]
+            [*prefix, initdb, "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"],
+            check=True,
+            capture_output=True,
+            timeout=60,
         )
+        cluster.start()
     except subprocess.CalledProcessError as e:
         shutil.rmtree(root, ignore_errors=True)
         raise RuntimeError(
             f"PostgreSQL did not start: {e.stderr.decode(errors='replace')}"
         ) from None
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        yield cluster
     finally:
-        subprocess.run(
-            [*prefix, pg_ctl, "-D", data, "-m", "immediate", "stop"],
-            capture_output=True,
-            timeout=60,
-        )
+        cluster.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster's URL (see :func:`postgres_cluster`)."""
+    with postgres_cluster() as cluster:
+        yield cluster.url

@@ -17,10 +17,11 @@ module             what it holds
 ``bots``           bot levels and the executor that runs bots off the event loop
 ``tables``         a live table (match, seats, pacing) and the registry that loads and unloads
 ``connection``     one WebSocket: its seat, its outbox (newest state only), its rate limit
-``downloads``      ``.truco`` records offered for download, and when they may be
+``downloads``      ``.truco`` records offered for download, when they may be, built off the loop
+``limits``         the request-body limit and the counters behind the caps per client
 ``app``            routes: pages, JSON API, the WebSocket
 ``server``         uvicorn with the app; ``command``: the ``truco serve`` arguments
-``settings``       database URL, bot pacing and executor
+``settings``       database URL, bot pacing and executor, and every cap with its default
 =================  ==========================================================================
 
 The web layer holds no rules (STYLE.md lesson 10): legality, scoring and hidden information

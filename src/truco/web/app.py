@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,24 +29,25 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
 from truco import __version__
 from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
-from truco.records import dumps
-from truco.referee import record_of
 from truco.variants import PRESETS, find_variant
-from truco.web.bots import BOT_LEVELS, DEFAULT_LEVEL, BotRunner
+from truco.web.bots import BOT_LEVELS, DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
-from truco.web.downloads import game_record, hand_record
-from truco.web.protocol import ProtocolError, error, parse_client
+from truco.web.downloads import Downloads
+from truco.web.limits import AddressCount, BodyLimit, Window
+from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
 from truco.web.settings import Settings
 from truco.web.store import Store
-from truco.web.tables import Table, Tables
+from truco.web.tables import Incompatible, ServerFull, Table, Tables
 from truco.web.views import table_talk
 from truco.web.writer import Writer
 
@@ -58,13 +60,19 @@ TARGETS = {"argentino": (30, 15), "espanol": (30,), "valenciano": (24,)}
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+
+
+#: Longest text in a rule option's name or value (the longest RULES.md names are far shorter).
+MAX_OPTION_TEXT = 32
+#: Longest engine reason quoted back in a 422: answers never grow with the input.
+MAX_DETAIL = 300
 
 
 class SeatSpec(BaseModel):
     kind: Literal["human", "bot"]
-    name: str | None = Field(default=None, max_length=64)
+    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME)
 
 
 class TableSpec(BaseModel):
@@ -110,7 +118,78 @@ def variants_info() -> dict[str, Any]:
             "decks": decks,
             "table_talk": table_talk(name, preset.player_counts),
         }
-    return {"variants": out, "bot_levels": list(BOT_LEVELS), "default_bot_level": DEFAULT_LEVEL}
+    return {
+        "variants": out,
+        "bot_levels": list(OFFERED_LEVELS),
+        "default_bot_level": DEFAULT_LEVEL,
+    }
+
+
+def validation_detail(errors: Any) -> list[dict[str, Any]]:
+    """Pydantic's errors without the input they quote: where and what, never the value."""
+    out: list[dict[str, Any]] = []
+    for e in list(errors)[:10]:
+        loc = [x if isinstance(x, int) else str(x)[:MAX_OPTION_TEXT] for x in e.get("loc", ())]
+        out.append({"loc": loc, "msg": str(e.get("msg", ""))[:MAX_DETAIL], "type": e.get("type")})
+    return out
+
+
+def refused(status: int, detail: Any) -> JSONResponse:
+    if isinstance(detail, str):
+        detail = detail if len(detail) <= MAX_DETAIL else detail[: MAX_DETAIL - 3] + "..."
+    return JSONResponse({"detail": detail}, status_code=status)
+
+
+def parse_spec(body: bytes) -> TableSpec:
+    """A table's spec from a request body, or :class:`HTTPException` (400/422) saying why."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):  # not JSON, or not UTF-8
+        raise HTTPException(400, "the body must be a JSON object in UTF-8") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the body must be a JSON object in UTF-8")
+    if has_surrogate(data):
+        raise HTTPException(400, "text must be valid Unicode (a lone surrogate)")
+    try:
+        spec = TableSpec.model_validate(data)
+    except ValidationError as e:
+        raise HTTPException(422, validation_detail(e.errors())) from None
+    for key, value in spec.options.items():
+        if len(key) > MAX_OPTION_TEXT or (isinstance(value, str) and len(value) > MAX_OPTION_TEXT):
+            raise HTTPException(
+                422, f"options: names and values have at most {MAX_OPTION_TEXT} characters"
+            )
+        if not isinstance(value, str | int | float | bool) and value is not None:
+            raise HTTPException(422, "options: values are strings, numbers or booleans")
+    return spec
+
+
+def failed(e: Exception, what: str) -> None:
+    """Log a failure: one line when the database is down (it is not a bug), else the
+    traceback."""
+    if isinstance(e, SQLAlchemyError):
+        log.error("%s: the database is unavailable (%s)", what, type(e).__name__)
+    else:
+        log.exception(what)
+
+
+def client_address(request: Request | WebSocket) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def base_url(settings: Settings, request: Request) -> str:
+    """Where links point: the setting, else the address this server was reached at (the
+    socket's, which a client cannot forge as it can the ``Host`` header)."""
+    if settings.base_url:
+        return settings.base_url.rstrip("/")
+    server = request.scope.get("server")
+    scheme = "https" if request.scope.get("scheme") == "https" else "http"
+    if not server:
+        return f"{scheme}://127.0.0.1"
+    host, port = server[0], server[1]
+    host = f"[{host}]" if ":" in str(host) else host
+    default = (scheme == "http" and port == 80) or (scheme == "https" and port == 443)
+    return f"{scheme}://{host}" if default or port is None else f"{scheme}://{host}:{port}"
 
 
 def _record_response(text: str, filename: str) -> Response:
@@ -127,25 +206,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, settings.database_url)
+        store = await asyncio.to_thread(
+            Store, settings.database_url, synchronous=settings.sqlite_synchronous
+        )
         writer = Writer(store)
-        runner = BotRunner(settings.bot_executor, settings.bot_workers)
+        runner = BotRunner(settings.bot_executor, settings.bot_workers, settings.search_concurrency)
+        downloads = Downloads()
         tables = Tables(settings, store, writer, runner)
         app.state.tables = tables
-
-        async def sweep() -> None:
-            while True:
-                await asyncio.sleep(30)
-                tables.sweep()
-
-        sweeper = asyncio.create_task(sweep())
+        app.state.downloads = downloads
+        tables.start()
         try:
             yield
         finally:
-            sweeper.cancel()
             await tables.close()
             await asyncio.to_thread(runner.close)
             await asyncio.to_thread(writer.close)
+            downloads.close()
             store.close()
 
     app = FastAPI(
@@ -156,6 +233,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url=None,
     )
+
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return refused(422, validation_detail(exc.errors()))
+
+    @app.exception_handler(HTTPException)
+    async def http_refusal(request: Request, exc: HTTPException) -> JSONResponse:
+        response = refused(exc.status_code, exc.detail)
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    created = Window(settings.tables_per_address_per_hour, 3600.0)
+    sockets = AddressCount(settings.address_rate_per_s, 2 * settings.address_rate_per_s)
 
     @app.middleware("http")
     async def headers(
@@ -172,7 +265,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return tables
 
     async def table_or_404(request: Request, table_id: str) -> Table:
-        table = await registry(request).get(table_id) if _ID.fullmatch(table_id) else None
+        try:
+            table = await registry(request).get(table_id) if _ID.fullmatch(table_id) else None
+        except Incompatible as e:
+            raise HTTPException(409, str(e)) from None
+        except ServerFull as e:
+            raise HTTPException(503, str(e)) from None
+        except Exception as e:
+            failed(e, f"table {table_id} could not be loaded")
+            raise HTTPException(503, "the database is unavailable; try again soon") from None
         if table is None:
             raise HTTPException(404, "no such table")
         return table
@@ -205,7 +306,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return info
 
     @app.post("/api/tables", status_code=201)
-    async def create_table(spec: TableSpec, request: Request) -> JSONResponse:
+    async def create_table(request: Request) -> JSONResponse:
+        spec = parse_spec(await request.body())
+        address = client_address(request)
+        if not created.allow(address):
+            wait = int(created.retry_after(address)) + 1
+            raise HTTPException(
+                429,
+                f"at most {created.cap} tables an hour from one address; try in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
         try:
             table, secrets = await registry(request).create(
                 variant=spec.variant,
@@ -216,8 +326,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 seats=[(s.kind, s.name) for s in spec.seats],
             )
         except (TrucoError, ProtocolError) as e:
-            return JSONResponse({"detail": str(e)}, status_code=422)
-        base = str(request.base_url).rstrip("/")
+            return refused(422, str(e))
+        except ServerFull as e:
+            return refused(503, str(e))
+        except Exception as e:
+            failed(e, "a table could not be created")
+            return refused(503, "the database is unavailable; try again soon")
+        base = base_url(settings, request)
         return JSONResponse(
             {
                 "id": table.id,
@@ -252,9 +367,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table = await table_or_404(request, table_id)
         if not table.match.over:
             raise HTTPException(403, "the whole game is offered once it is over")
-        return _record_response(
-            dumps(game_record(table.match, table.names)), f"truco-{table.id}.truco"
-        )
+        text = await downloads_of(request).record(table, 0)
+        return _record_response(text, f"truco-{table.id}.truco")
 
     @app.get("/api/tables/{table_id}/hands/{number}.truco")
     async def hand_download(table_id: str, number: int, request: Request) -> Response:
@@ -263,28 +377,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(
                 403, "this hand is offered once all its cards are seen, or the game is over"
             )
-        whole = record_of(table.match, table.names)  # a snapshot, on the event loop
-        log = table.match.hands[number - 1]
-        record = await asyncio.to_thread(
-            hand_record, whole, table.rules, number, log.mano, log.kind
-        )
-        return _record_response(dumps(record), f"truco-{table.id}-hand-{number}.truco")
+        text = await downloads_of(request).record(table, number)
+        return _record_response(text, f"truco-{table.id}-hand-{number}.truco")
+
+    def downloads_of(request: Request) -> Downloads:
+        downloads: Downloads = request.app.state.downloads
+        return downloads
 
     @app.websocket("/ws/{table_id}")
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        conn = Conn(ws, settings.rate_per_s, settings.rate_burst)
+        address = client_address(ws)
+        conn = Conn(ws, settings.rate_per_s, settings.rate_burst, address, sockets.bucket(address))
+        if not sockets.take(address, settings.max_connections_per_address):
+            conn.send(
+                error(
+                    "too_many_connections",
+                    f"at most {settings.max_connections_per_address} connections from one address",
+                )
+            )
+            with contextlib.suppress(Exception):
+                await conn.flush()
+                await ws.close(1008)
+            return
+        try:
+            await serve_connection(ws, conn, table_id)
+        finally:
+            sockets.give_back(address)
+
+    async def serve_connection(ws: WebSocket, conn: Conn, table_id: str) -> None:
+        code = 4404
         try:
             table = await registry(ws).get(table_id) if _ID.fullmatch(table_id) else None
             refusal = error("no_table", "there is no such table")
-        except Exception:
-            log.exception("table %s could not be loaded", table_id)
-            table, refusal = None, error("server", "this table cannot be loaded")
+        except Incompatible as e:
+            table, refusal, code = None, error("incompatible", str(e)), 4409
+        except ServerFull as e:
+            table, refusal, code = None, error("server_full", str(e)), 1013
+        except Exception as e:
+            failed(e, f"table {table_id} could not be loaded")
+            table, refusal, code = None, error("server", "this table cannot be loaded"), 1011
         if table is None:
             conn.send(refusal)
             with contextlib.suppress(Exception):
                 await conn.flush()
-                await ws.close(4404)
+                await ws.close(code)
             return
         pump = asyncio.create_task(conn.pump())
         loop = asyncio.get_running_loop()
@@ -295,6 +432,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 try:
                     message = await asyncio.wait_for(ws.receive(), timeout)
                 except TimeoutError:
+                    conn.close(1008)
                     break
                 if message["type"] == "websocket.disconnect":
                     break
@@ -317,10 +455,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.exception("table %s: connection failed", table_id)
         finally:
             table.detach(conn)
-            conn.closed = True
+            conn.close()
             pump.cancel()
+            with contextlib.suppress(BaseException):
+                await pump
             with contextlib.suppress(Exception):
-                await ws.close()
+                await ws.close(conn.close_code)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

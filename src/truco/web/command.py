@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from truco.web.settings import Settings, database_url_from_env
+from truco.web.settings import SQLITE_SYNCHRONOUS, Settings, database_url_from_env
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,19 +24,112 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=20.0,
         help="messages a connection may send per second (burst: twice that)",
     )
+    p.add_argument(
+        "--base-url",
+        default=None,
+        help="where the site is reached, e.g. https://truco.example.org (seat links use it; "
+        "default: the address the server was reached at)",
+    )
+    p.add_argument(
+        "--sqlite-synchronous",
+        default=DEFAULTS.sqlite_synchronous,
+        choices=SQLITE_SYNCHRONOUS,
+        help="SQLite only: FULL survives a power cut; NORMAL is faster and survives a crash "
+        "of the process only (default: %(default)s)",
+    )
+    caps = p.add_argument_group("caps (one client cannot exhaust the server)")
+    for flag, field, kind, what in CAPS:
+        caps.add_argument(
+            flag,
+            type=kind,
+            default=getattr(DEFAULTS, field),
+            dest=field,
+            help=f"{what} (default: %(default)s)",
+        )
+    p.add_argument(
+        "--purge",
+        action="store_true",
+        help="delete finished and abandoned tables past their retention, then exit",
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
-def serve(args: argparse.Namespace) -> int:
-    from truco.web.server import serve as run
+DEFAULTS = Settings()
+#: The caps ``truco serve`` takes as flags: flag, ``Settings`` field, type, meaning.
+CAPS = (
+    (
+        "--max-connections-per-address",
+        "max_connections_per_address",
+        int,
+        "WebSockets a client address may hold",
+    ),
+    (
+        "--address-rate-per-s",
+        "address_rate_per_s",
+        float,
+        "messages a client address may send a second, all its connections together",
+    ),
+    ("--max-connections-per-seat", "max_connections_per_seat", int, "connections holding one seat"),
+    ("--max-spectators", "max_spectators", int, "spectators of one table"),
+    (
+        "--tables-per-hour",
+        "tables_per_address_per_hour",
+        int,
+        "tables a client address may create an hour",
+    ),
+    ("--max-live-tables", "max_live_tables", int, "tables in memory at once"),
+    ("--hello-timeout", "hello_timeout", float, "seconds a connection has to say hello"),
+    (
+        "--search-concurrency",
+        "search_concurrency",
+        int,
+        "search-level bot moves thinking at once (0: workers - 1)",
+    ),
+    (
+        "--purge-finished-days",
+        "purge_finished_days",
+        float,
+        "days a finished table is kept (0: forever)",
+    ),
+    (
+        "--purge-abandoned-hours",
+        "purge_abandoned_hours",
+        float,
+        "hours an unfinished table is kept after its last action (0: forever)",
+    ),
+)
 
-    settings = Settings(
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    return Settings(
         database_url=args.database_url or database_url_from_env(),
+        sqlite_synchronous=args.sqlite_synchronous,
+        base_url=args.base_url,
         bot_delay=args.bot_delay,
         hand_pause=args.hand_pause,
         bot_workers=args.bot_workers,
         rate_per_s=args.rate_per_s,
         rate_burst=2 * args.rate_per_s,
+        **{field: getattr(args, field) for _, field, _, _ in CAPS},
     )
+
+
+def serve(args: argparse.Namespace) -> int:
+    settings = settings_of(args)
+    if args.purge:
+        from truco.web.store import Store
+
+        store = Store(settings.database_url, synchronous=settings.sqlite_synchronous)
+        try:
+            gone = store.purge(settings.purge_finished_days, settings.purge_abandoned_hours)
+        finally:
+            store.close()
+        print(
+            f"purged {gone} tables (finished over {settings.purge_finished_days:g} days ago, "
+            f"abandoned over {settings.purge_abandoned_hours:g} hours ago)"
+        )
+        return 0
+    from truco.web.server import serve as run
+
     run(args.host, args.port, settings, log_level=args.log_level)
     return 0

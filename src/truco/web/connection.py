@@ -13,6 +13,8 @@ import hashlib
 import time
 from typing import Protocol
 
+from truco.web.limits import Bucket
+
 #: Messages waiting for a browser before it is judged gone.
 MAX_OUTBOX = 100
 
@@ -32,13 +34,26 @@ def hash_token(secret: str) -> str:
 class Conn:
     """One WebSocket: where it sits (a seat, or ``None`` to watch), its outbox, its rate."""
 
-    def __init__(self, ws: Socket, rate_per_s: float = 20.0, rate_burst: float = 40.0) -> None:
+    def __init__(
+        self,
+        ws: Socket,
+        rate_per_s: float = 20.0,
+        rate_burst: float = 40.0,
+        address: str = "",
+        shared: Bucket | None = None,
+    ) -> None:
         self.ws = ws
+        #: The client's address (the caps per address count it).
+        self.address = address
+        #: The bucket of every connection from this address (the rate per client).
+        self.shared = shared
         self.rate_per_s = rate_per_s
         self.rate_burst = rate_burst
         self.hello = False
         self.seat: int | None = None
         self.closed = False
+        #: The close code once closed: 1008 (policy) when it fell hopelessly behind.
+        self.close_code = 1000
         self._outbox: list[tuple[bool, str]] = []
         self._wake = asyncio.Event()
         self._allowance = rate_burst
@@ -53,6 +68,8 @@ class Conn:
         self._last = now
         if self._allowance < 1.0:
             return False
+        if self.shared is not None and not self.shared.allow():
+            return False
         self._allowance -= 1.0
         return True
 
@@ -63,8 +80,14 @@ class Conn:
             self._outbox = [m for m in self._outbox if not m[0]]
         self._outbox.append((state, text))
         if len(self._outbox) > MAX_OUTBOX:
-            self.closed = True
+            self.close(1008)
         self._wake.set()
+
+    def close(self, code: int = 1000) -> None:
+        """Mark the connection closed; the first code given is the one the browser gets."""
+        if not self.closed:
+            self.closed = True
+            self.close_code = code
 
     async def pump(self) -> None:
         """Send the outbox, in order, until the connection closes."""
@@ -76,8 +99,8 @@ class Conn:
                 for _, text in batch:
                     await self.ws.send_text(text)
         except Exception:  # the browser went away; the receive loop will notice
-            self.closed = True
-        if self.closed:
+            self.close(1001)
+        if self.close_code == 1008:
             with contextlib.suppress(Exception):
                 await self.ws.close(1008, "too slow")
 

@@ -16,8 +16,13 @@ played from, so ``truco replay`` referees it.
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
 from truco.match import HandLog, Match
-from truco.records import Record
+from truco.records import Record, dumps
 from truco.referee import record_of, replay
 from truco.variants import Rules
 
@@ -82,3 +87,81 @@ def hand_record(whole: Record, rules: Rules, number: int, mano: int, kind: str) 
         rules=whole.rules,
         hands=[whole.hands[number - 1]],
     )
+
+
+class Downloadable(Protocol):
+    """What :class:`Downloads` needs of a table (a :class:`~truco.web.tables.Table`)."""
+
+    id: str
+    rules: Rules
+    seed: int
+    actions: list[tuple[int, int]]
+
+    @property
+    def names(self) -> list[str]: ...
+
+
+def build(
+    rules: Rules, seed: int, actions: tuple[tuple[int, int], ...], names: list[str], number: int
+) -> str:
+    """The ``.truco`` text of the game (``number`` 0) or of finished hand ``number``.
+
+    Replays the action log on a fresh match, so it touches nothing the event loop holds and
+    runs in a worker thread.
+    """
+    match = Match(rules, seed=seed)
+    for _, action in actions:
+        match.apply(action)
+    whole = record_of(match, names)
+    if number == 0:
+        return dumps(whole)
+    log = match.hands[number - 1]
+    return dumps(hand_record(whole, rules, number, log.mano, log.kind))
+
+
+class Downloads:
+    """Builds records off the event loop, one at a time, and keeps the last ones built.
+
+    A record is cached per (table, seq, hand, names): however many people download the same
+    hand, it is built once; while it is built, the event loop serves every other table.
+    """
+
+    MAX_CACHED = 256
+
+    def __init__(self) -> None:
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="truco-records")
+        self._cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._building: dict[tuple[Any, ...], asyncio.Future[str]] = {}
+        self.built = 0
+
+    async def record(self, table: Downloadable, number: int) -> str:
+        """The record of ``table``'s game (``number`` 0) or of its hand ``number``, now."""
+        names = list(table.names)
+        actions = tuple(table.actions)
+        key = (table.id, len(actions), number, tuple(names))
+        text = self._cache.get(key)
+        if text is not None:
+            self._cache.move_to_end(key)
+            return text
+        pending = self._building.get(key)
+        if pending is None:
+            loop = asyncio.get_running_loop()
+            pending = asyncio.ensure_future(
+                loop.run_in_executor(
+                    self._pool, build, table.rules, table.seed, actions, names, number
+                )
+            )
+            self._building[key] = pending
+            try:
+                text = await asyncio.shield(pending)
+            finally:
+                self._building.pop(key, None)
+            self.built += 1
+            self._cache[key] = text
+            while len(self._cache) > self.MAX_CACHED:
+                self._cache.popitem(last=False)
+            return text
+        return await asyncio.shield(pending)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -60,6 +60,11 @@ ERROR_CODES: Final = (
     "illegal",  # a legal token, but not legal now (the engine says why)
     "rate_limited",
     "server",  # the server could not save the action; nothing changed
+    "too_many_connections",  # this client address holds too many connections (then closed)
+    "seat_full",  # this seat is held by too many connections already
+    "spectators_full",  # this table has as many spectators as it takes
+    "server_full",  # this server holds as many tables as it takes (then closed)
+    "incompatible",  # the table was dealt by another engine version (then closed)
 )
 
 
@@ -102,6 +107,27 @@ def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
         raise ProtocolError("bad_message", f"{kind}: unknown field {sorted(extra)[0]!r}")
 
 
+def has_surrogate(value: Any) -> bool:
+    """Whether a JSON value holds a lone surrogate (``"\\ud800"``): text no UTF-8 can carry.
+
+    Walks the value without recursion, so a deeply nested one cannot exhaust the stack.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def clean_name(raw: Any) -> str:
     """A display name: printable, single-line, 1..24 characters after trimming."""
     if not isinstance(raw, str):
@@ -123,6 +149,8 @@ def parse_client(text: str) -> ClientMessage:
         raise ProtocolError("bad_json", "not a JSON object") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "not a JSON object")
+    if has_surrogate(data):
+        raise ProtocolError("bad_message", "text must be valid Unicode (a lone surrogate)")
     kind = data.get("type")
     if kind == "hello":
         _fields(data, "hello", {"token"})

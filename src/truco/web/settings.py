@@ -1,4 +1,11 @@
-"""The server's settings: where the database is, how bots are paced and run."""
+"""The server's settings: where the database is, how bots are paced and run, and the caps
+that keep one client from stalling, crashing or exhausting the server (issue 12).
+
+Every cap has a default fit for a public server; tests and benchmarks raise them. A client is
+told which cap it hit by its own error code (``docs/protocol.md``). Client addresses are the
+connection's peer address; behind a reverse proxy, run uvicorn with ``--proxy-headers`` (and
+``--forwarded-allow-ips``) so that the address is the browser's, not the proxy's.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +13,8 @@ import os
 from dataclasses import dataclass
 
 DEFAULT_DATABASE_URL = "sqlite:///truco-web.sqlite3"
+#: SQLite ``synchronous`` levels the server accepts.
+SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
 
 def database_url_from_env() -> str:
@@ -18,6 +27,13 @@ class Settings:
     """How one server runs. Tests use short delays and a thread pool for bots."""
 
     database_url: str = DEFAULT_DATABASE_URL
+    #: SQLite only: ``FULL`` (the default) syncs every commit, so an acknowledged action
+    #: survives a power cut; ``NORMAL`` (with WAL) survives a crash of the process but may lose
+    #: the last commits when the machine loses power, and commits faster.
+    sqlite_synchronous: str = "FULL"
+    #: Where the site is reached, e.g. ``https://truco.example.org``: seat links are built from
+    #: it. ``None``: from the address the server was reached at (never the ``Host`` header).
+    base_url: str | None = None
     #: Seconds a bot waits before each move, so people can follow it.
     bot_delay: float = 1.0
     #: Seconds a bot waits before the first move of a new hand (the last one is on show).
@@ -26,6 +42,11 @@ class Settings:
     bot_executor: str = "process"
     #: Worker processes or threads for bots; 0 means one per CPU.
     bot_workers: int = 0
+    #: Bot moves at ``search`` level thinking at once (0: all workers but one, at least one),
+    #: so quick bots always find a free worker.
+    search_concurrency: int = 0
+    #: Seconds past a bot's pace (and its thinking budget) before the watchdog restarts it.
+    bot_watchdog: float = 5.0
     #: Seconds before a table with nobody connected and no bot to move is dropped from memory
     #: (it stays in the database and is loaded again when someone comes back).
     idle_unload: float = 600.0
@@ -35,3 +56,32 @@ class Settings:
     #: ``rate_limited``). A person never comes close; tests and benchmarks raise it.
     rate_per_s: float = 20.0
     rate_burst: float = 40.0
+    #: Messages all the connections of one client address may send per second together
+    #: (bursts of twice that; then ``rate_limited``), so that many connections are not many
+    #: rate limits.
+    address_rate_per_s: float = 100.0
+    #: Largest HTTP request body, in bytes (then ``413``, before the rest is read).
+    max_body_bytes: int = 16384
+    #: WebSockets open at once from one client address (then ``too_many_connections``).
+    max_connections_per_address: int = 64
+    #: Connections holding one seat at once (a phone and a laptop; then ``seat_full``).
+    max_connections_per_seat: int = 4
+    #: Spectators of one table (then ``spectators_full``).
+    max_spectators: int = 200
+    #: Tables one client address may create in an hour (then ``429``).
+    tables_per_address_per_hour: int = 60
+    #: Tables in memory at once in this process (then ``503`` / ``server_full``).
+    max_live_tables: int = 5000
+    #: Renames a seat may make in a minute (then ``rate_limited``).
+    renames_per_minute: int = 6
+    #: Seconds between two states sent to one connection: whatever happens in between is
+    #: sent as one state (a full view).
+    broadcast_tick: float = 0.02
+    #: Retention: finished tables are deleted this many days after their last action,
+    #: abandoned ones (never finished) this many hours after it; 0 keeps them forever.
+    #: ``truco serve --purge`` runs it once; a running server runs it every hour.
+    purge_finished_days: float = 30.0
+    purge_abandoned_hours: float = 72.0
+    #: Engine versions besides this one whose stored tables replay exactly here (a table
+    #: dealt by any other version is refused with ``incompatible``, never re-dealt).
+    compatible_engines: tuple[str, ...] = ()

@@ -14,8 +14,9 @@ SQLite is the default (a file, nothing to install); any URL SQLAlchemy knows wor
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -27,14 +28,20 @@ from sqlalchemy import (
     SmallInteger,
     String,
     Text,
+    and_,
     create_engine,
+    delete,
     event,
+    func,
     insert,
+    or_,
     select,
     update,
 )
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from truco.web.settings import SQLITE_SYNCHRONOUS
 
 
 class Base(DeclarativeBase):
@@ -131,9 +138,15 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, synchronous: str = "FULL") -> Engine:
+    """An engine for ``url``; SQLite runs in WAL mode with ``synchronous`` (``FULL``: every
+    commit is on disk before it is acknowledged, so a power cut loses nothing; ``NORMAL``:
+    faster, survives a crash of the process but not of the machine)."""
     url = normalize_url(url)
     if url.startswith("sqlite"):
+        level = synchronous.upper()
+        if level not in SQLITE_SYNCHRONOUS:
+            raise ValueError(f"sqlite synchronous must be one of {', '.join(SQLITE_SYNCHRONOUS)}")
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
         @event.listens_for(engine, "connect")
@@ -141,8 +154,7 @@ def make_engine(url: str) -> Engine:
             cursor = dbapi_connection.cursor()
             if ":memory:" not in url and url not in ("sqlite://", "sqlite:///"):
                 cursor.execute("PRAGMA journal_mode=WAL")
-            # WAL with synchronous=NORMAL survives a crash of the process (not of the machine).
-            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute(f"PRAGMA synchronous={level}")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
@@ -157,9 +169,9 @@ def _now() -> datetime:
 class Store:
     """Reads and writes of tables; every method is blocking (call it from a thread)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, synchronous: str = "FULL") -> None:
         self.url = normalize_url(url)
-        self.engine = make_engine(self.url)
+        self.engine = make_engine(self.url, synchronous)
         Base.metadata.create_all(self.engine)
 
     def close(self) -> None:
@@ -297,3 +309,47 @@ class Store:
             if status is not None:
                 query = query.where(TableRow.status == status)
             return [r[0] for r in conn.execute(query)]
+
+    def purge(
+        self,
+        finished_days: float,
+        abandoned_hours: float,
+        keep: Collection[str] = (),
+        now: datetime | None = None,
+    ) -> int:
+        """Delete finished tables whose last action is over ``finished_days`` old and
+        unfinished ones whose last action (or creation) is over ``abandoned_hours`` old; 0
+        keeps them. Tables in ``keep`` (live in memory) stay. Returns how many went.
+        """
+        now = now or _now()
+        rules = []
+        last = (
+            select(ActionRow.table_id, func.max(ActionRow.at).label("last"))
+            .group_by(ActionRow.table_id)
+            .subquery()
+        )
+        when = func.coalesce(last.c.last, TableRow.created_at)
+        if finished_days > 0:
+            rules.append(
+                and_(TableRow.status == "over", when < now - timedelta(days=finished_days))
+            )
+        if abandoned_hours > 0:
+            rules.append(
+                and_(TableRow.status != "over", when < now - timedelta(hours=abandoned_hours))
+            )
+        if not rules:
+            return 0
+        query = (
+            select(TableRow.id)
+            .outerjoin(last, last.c.table_id == TableRow.id)
+            .where(or_(*rules))
+            .limit(10_000)
+        )
+        with self.engine.begin() as conn:
+            ids = [r[0] for r in conn.execute(query) if r[0] not in keep]
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                conn.execute(delete(ActionRow).where(ActionRow.table_id.in_(chunk)))
+                conn.execute(delete(SeatRow).where(SeatRow.table_id.in_(chunk)))
+                conn.execute(delete(TableRow).where(TableRow.id.in_(chunk)))
+        return len(ids)

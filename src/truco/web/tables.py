@@ -7,7 +7,14 @@ never loses an acknowledged action. Bots think in the :class:`~truco.web.bots.Bo
 workers after a pause (so people can follow them) and then act through the same path.
 
 Connections (:mod:`truco.web.connection`) keep only the newest ``state`` in their outbox, so a
-slow browser never holds up a table.
+slow browser never holds up a table. States are coalesced: whatever happens at a table within
+one ``broadcast_tick`` (actions, names, people coming and going) reaches each connection as one
+state.
+
+Bots heal (issue 12): a bot whose move could not be thought (a broken worker pool) or stored
+(the database down) tries again with backoff, and the registry's watchdog restarts the bot
+loop of any table whose turn is a bot's and whose loop is gone, and fails a move that has
+been thinking far past its budget.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from truco.web import views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
+from truco.web.limits import Window
 from truco.web.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -49,7 +57,19 @@ from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
 
-MAX_SPECTATORS = 200
+#: Seconds between two tries of a bot whose move failed: doubled each time, up to the last.
+BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
+#: How often the watchdog looks at every live table, and the purge runs, in seconds.
+WATCH_EVERY = 1.0
+PURGE_EVERY = 3600.0
+
+
+class Incompatible(Exception):
+    """A stored table that this engine cannot replay exactly (another engine dealt it)."""
+
+
+class ServerFull(Exception):
+    """This process holds as many live tables as ``max_live_tables`` allows."""
 
 
 @dataclass(slots=True)
@@ -86,8 +106,20 @@ class Table:
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
+        #: What the bot loop is doing (``pause``, ``think``, ``store``, ``retry``) and since
+        #: when; the watchdog reads them.
+        self.bot_phase = ""
+        self.bot_since = 0.0
+        self.bot_restarts = 0
+        #: Bot moves that failed (to be thought or stored) and were tried again.
+        self.bot_failures = 0
         self.last_active = time.monotonic()
         self._offered: tuple[int, bool, list[int]] = (-1, False, [])
+        self._flush: asyncio.TimerHandle | asyncio.Handle | None = None
+        self._last_flush = -1e9
+        #: An action is applied but not yet committed: no state may be sent meanwhile.
+        self._storing = False
+        self.broadcasts = 0
 
     # ------------------------------------------------------------------ state
 
@@ -150,7 +182,24 @@ class Table:
         )
 
     def broadcast(self) -> None:
-        """Send every connection its view of the table now."""
+        """Send every connection its view of the table soon: at once if the last states went
+        out over a tick ago, else one tick after them; whatever changed in between goes out
+        as one state."""
+        if self._flush is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._last_flush + self.registry.settings.broadcast_tick - loop.time()
+        if wait <= 0:
+            self._flush = loop.call_soon(self._send_states)
+        else:
+            self._flush = loop.call_later(wait, self._send_states)
+
+    def _send_states(self) -> None:
+        self._flush = None
+        if self._storing:  # the commit broadcasts once the database holds the action
+            return
+        self._last_flush = asyncio.get_running_loop().time()
+        self.broadcasts += 1
         meta = self._seat_meta()
         for i, s in enumerate(self.seats):
             if s.conns:
@@ -200,10 +249,18 @@ class Table:
                     seat = i
             if seat is None:
                 raise ProtocolError("bad_token", "this link is not a seat of this table")
+            cap = self.registry.settings.max_connections_per_seat
+            if len(self.seats[seat].conns) >= cap:
+                raise ProtocolError(
+                    "seat_full", f"this seat is open in {cap} places already; close one"
+                )
             self.seats[seat].conns.add(conn)
         else:
-            if len(self.spectators) >= MAX_SPECTATORS:
-                raise ProtocolError("rate_limited", "this table has too many spectators")
+            cap = self.registry.settings.max_spectators
+            if len(self.spectators) >= cap:
+                raise ProtocolError(
+                    "spectators_full", f"this table has {cap} spectators, as many as it takes"
+                )
             self.spectators.add(conn)
         conn.hello = True
         conn.seat = seat
@@ -216,9 +273,18 @@ class Table:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators have no seat to name")
         seat = conn.seat
+        if msg.name == self.seats[seat].name:  # nothing to store; the state says so
+            self.broadcast()
+            return
+        if not self.registry.renames.allow(f"{self.id}/{seat}"):
+            raise ProtocolError("rate_limited", "too many renames; wait a minute")
         async with self.lock:
             table_id, name = self.id, msg.name
-            await self.registry.writer.run(lambda c: Store.rename(c, table_id, seat, name))
+            try:
+                await self.registry.writer.run(lambda c: Store.rename(c, table_id, seat, name))
+            except Exception as e:
+                log.error("table %s: could not store a name: %s", self.id, e)
+                raise ProtocolError("server", "the name could not be saved; try again") from None
             self.seats[seat].name = name
             self.broadcast()
 
@@ -254,20 +320,23 @@ class Table:
         seq = self.seq
         self.actions.append((seat, action))
         writer = self.registry.writer
+        self._storing = True
         try:
             await writer.append(ActionData(self.id, seq, seat, action, token(action)))
             if self.match.over:
                 winner, table_id = self.match.winner, self.id
                 await writer.run(lambda c: Store.finish(c, table_id, winner))
-        except Exception as e:
-            log.exception("table %s: could not store action %d", self.id, seq)
+        except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
+            log.error("table %s: could not store action %d: %s", self.id, seq, e)
             self.actions.pop()
             self.match = Match(self.rules, seed=self.seed)
             kept, self.actions = self.actions, []
             self.replay(kept)
             raise ProtocolError("server", "the action could not be saved; try again") from e
+        finally:
+            self._storing = False
+            self.broadcast()
         self.last_active = time.monotonic()
-        self.broadcast()
 
     # ------------------------------------------------------------------ bots
 
@@ -281,39 +350,69 @@ class Table:
         # A table of bots only plays while someone watches it.
         return any(s.kind == "human" for s in self.seats) or self.connections() > 0
 
-    def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to move and none is thinking."""
+    def kick_bots(self) -> bool:
+        """Start the bot loop if a bot is to move and none runs; whether one was started."""
         if (self.bot_task is None or self.bot_task.done()) and self._bot_to_move():
             self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
+            return True
+        return False
+
+    def _phase(self, phase: str) -> None:
+        self.bot_phase = phase
+        self.bot_since = time.monotonic()
+
+    def has_people(self) -> bool:
+        """Whether a person sits here now (their bots think before bot-only tables')."""
+        return any(s.kind == "human" and s.conns for s in self.seats)
 
     async def _bots(self) -> None:
+        """Play the bots' turns; a move that fails is tried again with backoff, forever."""
         settings = self.registry.settings
         runner = self.registry.runner
-        while self._bot_to_move():
-            seq = self.seq
-            seat = self.match.turn
-            new_hand = len(self.match.hands) > 1 and not self.match.hand.history
-            pause = settings.hand_pause if new_hand else settings.bot_delay
-            if pause > 0:
-                await asyncio.sleep(pause)
-            if self.seq != seq or not self._bot_to_move():
-                continue
-            obs = self.match.observation(seat)
-            level = self.seats[seat].bot or self.bot_level
-            bot_seed = (self.seed * 1_000_003 + seq) & 0x7FFF_FFFF_FFFF_FFFF
-            try:
-                action = await runner.choose(level, bot_seed, obs)
-            except Exception:
-                log.exception("table %s: bot p%d failed", self.id, seat)
-                return
-            async with self.lock:
-                if self.seq != seq:
+        failures = 0
+        try:
+            while self._bot_to_move():
+                seq = self.seq
+                seat = self.match.turn
+                new_hand = len(self.match.hands) > 1 and not self.match.hand.history
+                pause = settings.hand_pause if new_hand else settings.bot_delay
+                if failures:
+                    self._phase("retry")
+                    await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])
+                elif pause > 0:
+                    self._phase("pause")
+                    await asyncio.sleep(pause)
+                if self.seq != seq or not self._bot_to_move():
+                    failures = 0
                     continue
+                obs = self.match.observation(seat)
+                level = self.seats[seat].bot or self.bot_level
+                bot_seed = (self.seed * 1_000_003 + seq) & 0x7FFF_FFFF_FFFF_FFFF
+                self._phase("think")
                 try:
-                    await self._commit(seat, action)
-                except ProtocolError as e:
-                    log.error("table %s: bot p%d: %s", self.id, seat, e)
-                    return
+                    action = await runner.choose(
+                        level, bot_seed, obs, priority=0 if self.has_people() else 1
+                    )
+                except Exception as e:
+                    failures += 1
+                    self.bot_failures += 1
+                    log.warning("table %s: bot p%d could not think (%r); again", self.id, seat, e)
+                    continue
+                self._phase("store")
+                async with self.lock:
+                    if self.seq != seq:
+                        failures = 0
+                        continue
+                    try:
+                        await self._commit(seat, action)
+                    except ProtocolError as e:
+                        failures += 1
+                        self.bot_failures += 1
+                        log.warning("table %s: bot p%d: %s; again", self.id, seat, e.message)
+                        continue
+                failures = 0
+        finally:
+            self._phase("")
 
 
 def _seed() -> int:
@@ -330,6 +429,68 @@ class Tables:
         self.runner = runner
         self.live: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self.renames = Window(settings.renames_per_minute, 60.0)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Start the background jobs: unloading idle tables, the bots' watchdog, the purge."""
+        self._tasks = [
+            asyncio.create_task(self._every(30.0, self._sweep), name="truco-sweep"),
+            asyncio.create_task(self._every(WATCH_EVERY, self._watch), name="truco-watchdog"),
+            asyncio.create_task(self._every(PURGE_EVERY, self.purge), name="truco-purge"),
+        ]
+
+    @staticmethod
+    async def _every(seconds: float, job: Any) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await job()
+            except Exception:
+                log.exception("background job %s failed", getattr(job, "__name__", job))
+
+    async def _sweep(self) -> None:
+        self.sweep()
+
+    async def _watch(self) -> None:
+        self.watch()
+
+    def watch(self) -> int:
+        """The watchdog: restart the bot loop of every table whose turn is a bot's and whose
+        loop is gone; fail moves thinking far past their budget (a hung worker). Returns how
+        many tables it restarted."""
+        restarted = 0
+        grace = self.settings.bot_watchdog
+        for table in list(self.live.values()):
+            had_loop = table.bot_task is not None
+            if table.kick_bots():
+                table.bot_restarts += 1
+                restarted += 1
+                if had_loop:  # it stopped on a bot's turn: that should not happen
+                    log.warning("table %s: the watchdog restarted its bots", table.id)
+                else:  # loaded from the database with a bot to move
+                    log.info("table %s: the watchdog started its bots", table.id)
+        self.runner.fail_stuck(grace)
+        return restarted
+
+    async def purge(self) -> int:
+        """Delete finished and abandoned tables past their retention (not the live ones)."""
+        s = self.settings
+        keep = set(self.live)
+        gone = await asyncio.to_thread(
+            self.store.purge, s.purge_finished_days, s.purge_abandoned_hours, keep
+        )
+        if gone:
+            log.info("purged %d old tables", gone)
+        return gone
+
+    def _room(self) -> None:
+        """Make room for one more live table, or :class:`ServerFull`."""
+        if len(self.live) < self.settings.max_live_tables:
+            return
+        self.sweep(force=True)
+        if len(self.live) >= self.settings.max_live_tables:
+            raise ServerFull("this server holds as many tables as it can; try again later")
 
     async def create(
         self,
@@ -369,6 +530,7 @@ class Tables:
                 stored.append(SeatData("bot", bot_level, f"Bot {i + 1}", None))
             else:
                 raise TrucoError(f"seats: seat {i} must be human or bot, not {kind!r}")
+        self._room()
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
@@ -397,6 +559,7 @@ class Tables:
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
             overrides,
         )
+        self._room()
         self.live[table_id] = table
         table.kick_bots()
         return table, secrets_by_seat
@@ -413,9 +576,11 @@ class Tables:
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
+            self._room()
             data = await asyncio.to_thread(self.store.load, table_id)
             table = None if data is None else self._resume(data)
             if table is not None:
+                self._room()
                 self.live[table_id] = table
             future.set_result(table)
             return table
@@ -427,6 +592,12 @@ class Tables:
             del self._loading[table_id]
 
     def _resume(self, data: TableData) -> Table:
+        if data.engine != __version__ and data.engine not in self.settings.compatible_engines:
+            raise Incompatible(
+                f"this table was dealt by truco {data.engine}; this server runs truco "
+                f"{__version__}, which may deal and referee it differently, so it cannot "
+                "resume it exactly"
+            )
         options: dict[str, Any] = dict(data.options)
         options["players"] = data.players
         options["target"] = data.target
@@ -444,22 +615,26 @@ class Tables:
         log.info("table %s resumed at seq %d", data.id, table.seq)
         return table
 
-    def sweep(self) -> int:
-        """Drop idle tables from memory (they stay stored); the number dropped."""
+    def sweep(self, force: bool = False) -> int:
+        """Drop idle tables from memory (they stay stored); the number dropped. ``force``
+        drops every table nobody is at, however recently it was used."""
         now = time.monotonic()
         idle = [
             t
             for t in self.live.values()
             if t.connections() == 0
             and (t.bot_task is None or t.bot_task.done())
-            and now - t.last_active > self.settings.idle_unload
+            and (force or now - t.last_active > self.settings.idle_unload)
             and not t.lock.locked()
+            and not t._storing
         ]
         for t in idle:
             del self.live[t.id]
         return len(idle)
 
     async def close(self) -> None:
+        for job in self._tasks:
+            job.cancel()
         tasks = [t.bot_task for t in self.live.values() if t.bot_task and not t.bot_task.done()]
         for task in tasks:
             task.cancel()

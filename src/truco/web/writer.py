@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import OperationalError
 
 from truco.web.store import ActionData, Store
 
@@ -39,7 +40,8 @@ class Writer:
 
     :meth:`append` and :meth:`run` return awaitables that complete once the write is
     committed. If a batch fails, its items are retried one by one, so one bad write fails
-    alone.
+    alone; if the database itself fails (down, or locked from outside past its busy
+    timeout), the whole batch fails at once instead of waiting that long for each write.
     """
 
     MAX_BATCH = 512
@@ -98,6 +100,9 @@ class Writer:
             self.writes += len(batch)
             for item in batch:
                 _resolve(item, None)
+        except OperationalError as e:  # the database is down or locked: every write fails now
+            for item in batch:
+                _resolve(item, e)
         except Exception:
             if len(batch) == 1:
                 _resolve(batch[0], sys.exc_info()[1])
