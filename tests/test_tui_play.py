@@ -141,11 +141,11 @@ async def test_too_small_a_terminal_gets_a_message(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_the_screen_answers_while_a_bot_thinks(tmp_path: Path) -> None:
-    app = game(tmp_path, pace=0.4)
+    app = game(tmp_path, pace=1.5)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         screen = app.game
-        await pilot.press("1")  # the bot now thinks in a worker, paced to 0.4 s
+        await pilot.press("1")  # the bot now thinks in a worker, paced to 1.5 s
         moves = len(screen.obs.moves)
         await pilot.press("s")  # card names on: the screen redraws at once
         assert screen.names_on and len(screen.obs.moves) == moves and not screen.waiting
