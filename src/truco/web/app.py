@@ -40,7 +40,7 @@ from truco import __version__
 from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.variants import PRESETS, find_variant
-from truco.web.bots import BOT_LEVELS, DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
+from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
 from truco.web.limits import AddressCount, BodyLimit, Window
