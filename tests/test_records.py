@@ -102,7 +102,8 @@ def test_envido_winner_shows_after_going_to_the_mazo() -> None:
 
 
 def test_no_file_refers_to_shared() -> None:
-    """A user's clone has no ../shared: nothing the project ships may read or link it."""
+    """A user's clone has no folder of the specification beside it: nothing the project
+    ships may read or link it."""
     top = HERE.parent
     skip_dirs = {".git", ".venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
     folder = "sha" + "red"  # spelt in two, so that this file does not name it itself
