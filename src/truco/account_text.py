@@ -43,11 +43,20 @@ from truco.actions import (
     QUIERO,
     REAL_ENVIDO,
     RETRUCO,
+    SENA_1B,
+    SENA_1E,
+    SENA_2,
+    SENA_3,
+    SENA_7E,
+    SENA_7O,
+    SENA_ENVIDO,
+    SENA_FALSO,
+    SENA_MALAS,
     TRUCO,
     TRUCO_CALLS,
     VALE_CUATRO,
 )
-from truco.cards import BY_NAME, NAMES, RANK, SUIT, envido_value, spanish_name
+from truco.cards import NAMES, RANK, SUIT, envido_value, spanish_name
 from truco.reasons import (
     CAMA,
     ENVIDO_REJECTED,
@@ -61,7 +70,6 @@ from truco.reasons import ENVIDO as R_ENVIDO
 from truco.reasons import FLOR as R_FLOR
 from truco.reasons import MAZO as R_MAZO
 from truco.reasons import TRUCO as R_TRUCO
-from truco.senas import MEANINGS
 
 LANGS: Final = ("es", "en")
 
@@ -97,14 +105,45 @@ CALL_WORDS: Final[dict[str, dict[int | str, str]]] = {
     },
 }
 
-#: The meanings of the señas (truco.senas.MEANINGS) in Spanish.
-_ES_MEANINGS: Final = {
-    "any 3": "un 3",
-    "any 2": "un 2",
-    "1o or 1c": "un as falso",
-    "bad cards": "malas cartas",
-    "good envido": "buen envido",
+#: Each seña (RULES.md 11.1) in words: the gesture as a control says it to the person, the
+#: gesture as a seat makes it, and what it means (seed 000 §15).
+SENA_WORDS: Final[dict[str, dict[int, tuple[str, str, str]]]] = {
+    "es": {
+        SENA_1E: ("levanta las cejas", "levanta las cejas", "as de espadas"),
+        SENA_1B: ("guiña un ojo", "guiña un ojo", "as de bastos"),
+        SENA_7E: (
+            "tuerce los labios a la derecha",
+            "tuerce los labios a la derecha",
+            "siete de espadas",
+        ),
+        SENA_7O: (
+            "tuerce los labios a la izquierda",
+            "tuerce los labios a la izquierda",
+            "siete de oros",
+        ),
+        SENA_3: ("muérdete el labio", "se muerde el labio", "un tres"),
+        SENA_2: ("haz un beso", "hace un beso", "un dos"),
+        SENA_FALSO: ("abre un poco la boca", "abre un poco la boca", "un as falso (oros o copas)"),
+        SENA_MALAS: ("cierra los ojos", "cierra los ojos", "malas cartas"),
+        SENA_ENVIDO: ("inclina la cabeza", "inclina la cabeza", "buen envido"),
+    },
+    "en": {
+        SENA_1E: ("raise the eyebrows", "raises the eyebrows", "ace of swords"),
+        SENA_1B: ("wink", "winks", "ace of clubs"),
+        SENA_7E: ("lips to the right", "twists the lips right", "seven of swords"),
+        SENA_7O: ("lips to the left", "twists the lips left", "seven of coins"),
+        SENA_3: ("bite the lower lip", "bites the lower lip", "a three"),
+        SENA_2: ("pout", "pouts", "a two"),
+        SENA_FALSO: (
+            "open the mouth a little",
+            "opens the mouth a little",
+            "a false ace (coins or cups)",
+        ),
+        SENA_MALAS: ("close the eyes", "closes the eyes", "bad cards"),
+        SENA_ENVIDO: ("tilt the head", "tilts the head", "good envido"),
+    },
 }
+
 _EN_SUITS: Final = ("swords", "clubs", "coins", "cups")
 _EN_RANKS: Final = {1: "ace", 10: "jack", 11: "knight", 12: "king"}
 _ES_ORDINALS: Final = ("1ª", "2ª", "3ª")
@@ -392,12 +431,7 @@ class Teller:
             cards = w("and").join(w.card(c) for c in event.cards)
             return w("ev_shown", name=name, cards=cards, value=envido_value(event.cards))
         if kind == SENA:
-            meaning, gesture_es, gesture_en = MEANINGS[event.action]
-            if meaning in BY_NAME:  # a card: its name, "as de espadas"
-                meaning = w.card(BY_NAME[meaning])
-            elif w.lang == "es":
-                meaning = _ES_MEANINGS.get(meaning, meaning)
-            gesture = gesture_es if w.lang == "es" else gesture_en
+            _, gesture, meaning = SENA_WORDS[w.lang][event.action]
             said = {"name": name, "gesture": gesture, "meaning": meaning}
             if event.seats:
                 caught = w("and").join(self._name(s) for s in event.seats)

@@ -23,15 +23,6 @@ from truco.actions import (
     MAZO,
     NO_QUIERO,
     QUIERO,
-    SENA_1B,
-    SENA_1E,
-    SENA_2,
-    SENA_3,
-    SENA_7E,
-    SENA_7O,
-    SENA_ENVIDO,
-    SENA_FALSO,
-    SENA_MALAS,
 )
 
 LANGS: Final = ("es", "en")
@@ -41,44 +32,8 @@ CALL_WORDS: Final = account_text.CALL_WORDS
 
 VARIANT_NAMES: Final = {"argentino": "argentino", "espanol": "español", "valenciano": "valenciano"}
 
-#: Each seña (RULES.md 11.1) in words: the gesture as a control says it to the person, the
-#: gesture as a seat makes it, and what it means (seed 000 §15).
-SENA_WORDS: Final[dict[str, dict[int, tuple[str, str, str]]]] = {
-    "es": {
-        SENA_1E: ("levanta las cejas", "levanta las cejas", "as de espadas"),
-        SENA_1B: ("guiña un ojo", "guiña un ojo", "as de bastos"),
-        SENA_7E: (
-            "tuerce los labios a la derecha",
-            "tuerce los labios a la derecha",
-            "siete de espadas",
-        ),
-        SENA_7O: (
-            "tuerce los labios a la izquierda",
-            "tuerce los labios a la izquierda",
-            "siete de oros",
-        ),
-        SENA_3: ("muérdete el labio", "se muerde el labio", "un tres"),
-        SENA_2: ("haz un beso", "hace un beso", "un dos"),
-        SENA_FALSO: ("abre un poco la boca", "abre un poco la boca", "un as falso (oros o copas)"),
-        SENA_MALAS: ("cierra los ojos", "cierra los ojos", "malas cartas"),
-        SENA_ENVIDO: ("inclina la cabeza", "inclina la cabeza", "buen envido"),
-    },
-    "en": {
-        SENA_1E: ("raise the eyebrows", "raises the eyebrows", "ace of swords"),
-        SENA_1B: ("wink", "winks", "ace of clubs"),
-        SENA_7E: ("lips to the right", "twists the lips right", "seven of swords"),
-        SENA_7O: ("lips to the left", "twists the lips left", "seven of coins"),
-        SENA_3: ("bite the lower lip", "bites the lower lip", "a three"),
-        SENA_2: ("pout", "pouts", "a two"),
-        SENA_FALSO: (
-            "open the mouth a little",
-            "opens the mouth a little",
-            "a false ace (coins or cups)",
-        ),
-        SENA_MALAS: ("close the eyes", "closes the eyes", "bad cards"),
-        SENA_ENVIDO: ("tilt the head", "tilts the head", "good envido"),
-    },
-}
+#: Each seña in words: the gesture as its control says it, as a seat makes it, its meaning.
+SENA_WORDS: Final = account_text.SENA_WORDS
 
 TEXTS: Final[dict[str, dict[str, str]]] = {
     "es": {
