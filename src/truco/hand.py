@@ -44,6 +44,10 @@ _QUIERO_PAIR: Final = (QUIERO, NO_QUIERO)
 
 _ENVIDO_NAMES: Final = {v: k for k, v in ENVIDO_BY_NAME.items()}
 
+#: The reasons whose facts carry the envido chain.
+_ENVIDO_KINDS: Final = frozenset((kinds.ENVIDO, kinds.ENVIDO_REJECTED))
+_new_tuple: Final = tuple.__new__
+
 
 class Layout:
     """What a hand's seating fixes: teams by position, the next position, the call tables.
@@ -155,7 +159,10 @@ class Hand:
         falta_fixed: int = 0,
         duel: int = 0,
     ) -> None:
-        lay = layout(rules, seats if type(seats) is tuple else tuple(seats))
+        order = seats if type(seats) is tuple else tuple(seats)
+        lay = _layouts.get((id(rules), order))  # layout(), inlined: once a hand
+        if lay is None or lay.rules is not rules:
+            lay = layout(rules, order)
         k = len(lay.seat_of)
         self.rules = rules
         self.k = k
@@ -168,7 +175,7 @@ class Hand:
         self.dealt: tuple[tuple[int, ...], ...] = (
             deal if type(deal) is tuple else tuple(tuple(c) for c in deal)
         )
-        self.held: list[list[int]] = [list(c) for c in deal]
+        self.held: list[list[int]] = list(map(list, deal))
         self.score = score
         self.falta_fixed = falta_fixed
         self.duel = duel
@@ -458,21 +465,25 @@ class Hand:
         score = self.score
         score[team] += points
         self.points[team] += points
-        chain = self.envido_chain if kind in (kinds.ENVIDO, kinds.ENVIDO_REJECTED) else ()
+        chain = self.envido_chain if kind in _ENVIDO_KINDS else ()
+        # tuple.__new__ skips the named tuple's Python-level __new__ (same object, faster)
         self.reasons.append(
-            Reason(
-                kind,
-                team,
-                points,
-                due,
-                self.seat_of[seat] if seat >= 0 else -1,
-                call,
-                chain,
-                value,
-                falta,
-                tuple(self.baza_seats),
-                self.duel,
-                (score[0], score[1]),
+            _new_tuple(
+                Reason,
+                (
+                    kind,
+                    team,
+                    points,
+                    due,
+                    self.seat_of[seat] if seat >= 0 else -1,
+                    call,
+                    chain,
+                    value,
+                    falta,
+                    tuple(self.baza_seats),
+                    self.duel,
+                    (score[0], score[1]),
+                ),
             )
         )
 

@@ -91,6 +91,7 @@ class Match:
         "_dealer",
         "_deck",
         "_duels",
+        "_pica",
         "_reset_next",
         "_talk",
         "camas",
@@ -142,6 +143,8 @@ class Match:
         self._reset_next = False
         self._auto = auto_deal
         self._dealer = dealer
+        #: Whether hands may be pica-pica (RULES.md 8): else every hand is a redondo.
+        self._pica = rules.uses_pica_pica()
         if next_hand is None:
             next_hand = PICA_PICA if self._in_pica_pica_range() else REDONDO
         elif not rules.uses_pica_pica():
@@ -241,9 +244,13 @@ class Match:
         for i in range(3 * n):  # the first 3n steps of a Fisher-Yates shuffle
             j = i + int(rnd() * (size - i))
             cards[i], cards[j] = cards[j], cards[i]
+        mano = self.mano
+        if n == 2:
+            first, second = (cards[0], cards[2], cards[4]), (cards[1], cards[3], cards[5])
+            return (first, second) if mano == 0 else (second, first)
         out: list[tuple[int, ...]] = [()] * n
         for j in range(n):
-            out[(self.mano + j) % n] = (cards[j], cards[j + n], cards[j + 2 * n])
+            out[(mano + j) % n] = (cards[j], cards[j + n], cards[j + 2 * n])
         return tuple(out)
 
     def start_hand(self, cards: Sequence[Sequence[int]] | None = None) -> None:
@@ -252,23 +259,23 @@ class Match:
             raise IllegalActionError("the game is over")
         if not self.hand.over:
             raise IllegalActionError("the current hand is not over")
-        mano = (self.mano + 1) % self.n if self.hands else self.mano
+        n = self.n
+        mano = (self.mano + 1) % n if self.hands else self.mano
         if cards is None and self._dealer is not None:
             cards = self._dealer(len(self.hands) + 1, mano)
-        dealt = self.deal() if cards is None else _check_deal(self.rules, self.n, cards)
+        dealt = self.deal() if cards is None else _check_deal(self.rules, n, cards)
         if self._reset_next:
             self.score[0] = self.score[1] = 0
             self._reset_next = False
         self.mano = mano
-        log = HandLog(self.mano, self.kind, dealt)
-        self.hands.append(log)
-        if self.kind == PICA_PICA:
-            first, second, third = duel_seats(self.mano)
+        self.hands.append(HandLog(mano, self.kind, dealt))
+        if self._pica and self.kind == PICA_PICA:
+            first, second, third = duel_seats(mano)
             self._duels = [third, second]
             self._start_duel(first)
         else:
-            seats = _seating(self.n, self.mano)
-            deal = tuple([dealt[s] for s in seats])
+            seats = _SEATINGS.get((n, mano)) or _seating(n, mano)
+            deal = dealt if mano == 0 else tuple(map(dealt.__getitem__, seats))
             if self._talk:
                 self.hand = new_hand(self.rules, seats, deal, self.score, rng=self.rng)
             else:
@@ -304,7 +311,8 @@ class Match:
         if self._duels and not hand.target_reached:
             self._start_duel(self._duels.pop())
             return
-        self._duels = []
+        if self._duels:
+            self._duels = []
         log.complete = True
         if hand.target_reached:
             team = 0 if self.score[0] >= self.rules.target else 1
@@ -320,7 +328,8 @@ class Match:
                 self.winner = team
                 return
             self._reset_next = True
-        self.kind = self._next_kind()
+        if self._pica:
+            self.kind = self._next_kind()
         if self._auto:
             self.start_hand()
 
