@@ -46,6 +46,7 @@ def _check(match: Match) -> int:
         full = np.full(encoding.information_state_size(match.rules), 7.0, np.float32)
         direct.encode_seat_into(match, seat, full, slots)
         assert np.array_equal(full, encoding.encode_information_state(obs))
+        assert direct.seat_string(match, seat) == encoding.observation_string(obs)
     return match.n
 
 
@@ -97,3 +98,24 @@ def test_the_cheap_path_sees_every_section() -> None:
                 continue  # only espanol with six players, covered by the test above
             at = encoding.offsets(players)[name]
             assert seen[at : at + width].any(), (players, name)
+
+
+def test_seat_string_with_senas_and_flor_equals_the_observation_string() -> None:
+    """Tables with señas go through the Observation (a seat sees only the señas it caught);
+    with flor the statements and shown cards still come straight from the match."""
+    for rules in (
+        find_variant("argentino", players=4).with_options(senas=True),
+        find_variant("argentino", players=2).with_options(flor=True),
+    ):
+        rng = random.Random(3)
+        strings = set()
+        for game in range(8):
+            match = Match(rules, seed=game)
+            while not match.over:
+                for seat in range(match.n):
+                    text = direct.seat_string(match, seat)
+                    assert text == encoding.observation_string(match.observation(seat))
+                    strings.add(text)
+                legal = match.legal_actions()
+                match.apply(legal[int(rng.random() * len(legal))])
+        assert len(strings) > 100

@@ -31,6 +31,7 @@ from truco.cards import STRENGTH, envido_cards, envido_value
 from truco.envido import accepted_points, falta_points, rejected_points, statements
 from truco.errors import IllegalActionError
 from truco.reasons import Reason
+from truco.slots import slot_copier
 from truco.variants import Rules
 
 #: Envido state of a hand.
@@ -218,8 +219,7 @@ class Hand:
     def clone(self, score: list[int] | None = None) -> Hand:
         """An independent copy (for search), sharing ``score`` if given, else copying it."""
         other = Hand.__new__(Hand)
-        for name in _IMMUTABLE_SLOTS:
-            setattr(other, name, getattr(self, name))
+        _copy_immutable(self, other)
         other.held = [list(h) for h in self.held]
         other.alive = list(self.alive)
         other.alive_count = list(self.alive_count)
@@ -588,6 +588,7 @@ _MUTABLE_SLOTS: Final = frozenset(
     ("held", "alive", "alive_count", "unplayed_first", "acted", "baza_results", "points")
 ) | frozenset(("history", "score", "baza_seats", "reasons"))
 _IMMUTABLE_SLOTS: Final = tuple(n for n in Hand.__slots__ if n not in _MUTABLE_SLOTS)
+_copy_immutable: Final = slot_copier(_IMMUTABLE_SLOTS)
 
 
 def _truco_winner(results: Sequence[int], mano_team: int) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from truco.actions import Move, is_sena
 from truco.cards import NAMES
@@ -22,6 +22,7 @@ from truco.errors import IllegalActionError, InvalidCardError, RulesError
 from truco.hand import Hand
 from truco.options_hand import OptionHand, new_hand
 from truco.reasons import CAMA, GAME, Reason
+from truco.slots import slot_copier
 from truco.variants import Rules, find_variant
 
 if TYPE_CHECKING:
@@ -39,6 +40,19 @@ def _seating(n: int, mano: int) -> tuple[int, ...]:
     if seats is None:
         seats = _SEATINGS[n, mano] = tuple([(mano + i) % n for i in range(n)])
     return seats
+
+
+class _NoDeals(random.Random):
+    """The generator of a match whose cards are always dealt to it (:meth:`Match.start_hand`
+    with ``cards``), e.g. by an environment's chance nodes: drawing from it is a bug, and
+    clones share it instead of copying a generator's state."""
+
+    def random(self) -> float:
+        raise RulesError("this match deals no cards itself: pass them to start_hand()")
+
+
+#: The shared :class:`_NoDeals` generator.
+NO_DEALS: Final = _NoDeals(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,8 +218,7 @@ class Match:
     def clone(self) -> Match:
         """An independent copy of the match (for search): same state, own lists and generator."""
         other = Match.__new__(Match)
-        for name in Match.__slots__:
-            setattr(other, name, getattr(self, name))
+        _copy_slots(self, other)
         other.score = list(self.score)
         other.camas = list(self.camas)
         other.hand = self.hand.clone(other.score)
@@ -227,8 +240,11 @@ class Match:
         ]
         other._duels = list(self._duels)
         other._deck = list(self._deck)
-        other.rng = random.Random.__new__(random.Random)  # no seeding: the state is set next
-        other.rng.setstate(self.rng.getstate())
+        if self.rng is NO_DEALS:
+            other.rng = NO_DEALS
+        else:
+            other.rng = random.Random.__new__(random.Random)  # no seeding: the state is set next
+            other.rng.setstate(self.rng.getstate())
         if isinstance(other.hand, OptionHand):
             other.hand.rng = other.rng
         return other
@@ -420,6 +436,9 @@ class Match:
         from truco.observation import observe
 
         return observe(self, seat)
+
+
+_copy_slots: Final = slot_copier(Match.__slots__)
 
 
 def duel_seats(mano: int) -> tuple[tuple[int, int], ...]:

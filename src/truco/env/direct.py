@@ -25,16 +25,20 @@ import numpy as np
 
 from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
 from truco.actions import ENVIDO, FALTA_ENVIDO, REAL_ENVIDO
+from truco.cards import NAMES
 from truco.env.encoding import (
     Floats,
     Mask,
     encode,
     encode_information_state,
     observation_size,
+    observation_string,
     offsets,
+    statements_text,
 )
 from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, ENVIDO_SETTLED, Hand
-from truco.match import PICA_PICA, Match
+from truco.match import PICA_PICA, Match, move_of
+from truco.observation import public_statements
 
 #: ``Hand.envido_state`` -> the ``envido_status`` section's index (no call, waiting, quiero,
 #: no quiero); an accepted envido stays "quiero" once it is compared.
@@ -294,3 +298,58 @@ def mask_for(match: Match, seat: int, layout: int = 1) -> Mask:
     from truco.env import encoding
 
     return encoding.action_mask(match.observation(seat), layout)
+
+
+#: A packed move (``seat << 6 | action``) -> its text (``p1 envido``), as ``str(Move)``.
+_MOVE_TEXT: dict[int, str] = {}
+
+
+def _move_text(code: int) -> str:
+    text = _MOVE_TEXT.get(code)
+    if text is None:
+        text = _MOVE_TEXT[code] = str(move_of(code))
+    return text
+
+
+def seat_string(match: Match, seat: int) -> str:
+    """:func:`~truco.env.encoding.observation_string` of the seat's observation, read straight
+    from the match: the OpenSpiel information-state string of every tree walk.
+
+    With señas (RULES.md 11.1) a seat sees only the señas it caught, so those tables go through
+    the :class:`~truco.observation.Observation`; the equality tests check both paths agree.
+    """
+    rules = match.rules
+    if rules.senas:
+        return observation_string(match.observation(seat))
+    if not 0 <= seat < match.n:
+        raise ValueError(f"seat {seat} is not at a table of {match.n}")
+    hand = match.hand
+    log = match.hands[-1] if match.hands else None
+    moves = match.hand_moves()
+    own = list(log.cards[seat]) if log is not None else []
+    for code in moves:
+        if code >> 6 == seat and code & 63 < 40:
+            own.remove(code & 63)
+    score = match.score
+    parts = [
+        f"p{seat} holds {' '.join([NAMES[c] for c in own]) or '-'}",
+        f"score {score[0]}-{score[1]}",
+    ]
+    if rules.camas_to_win > 1:
+        parts.append(f"camas {match.camas[0]}-{match.camas[1]}")
+    if log is not None:
+        parts.append(f"{log.kind} mano p{log.mano}")
+    else:
+        parts.append(f"{match.kind} mano p{match.mano}")
+    parts.append(", ".join([_move_text(c) for c in moves]) or "no moves")
+    statements = public_statements(match)
+    if statements:
+        parts.append(f"said {statements_text(statements)}")
+    if hand.over and hand.envido_winner >= 0:
+        at = hand.seat_of[hand.envido_winner]
+        parts.append(f"shown {' '.join([f'p{at}:{NAMES[c]}' for c in hand.shown])}")
+    if match.over:
+        parts.append(f"winner team {match.winner}")
+    elif match.turn >= 0:
+        parts.append(f"turn p{match.turn}")
+    return " | ".join(parts)

@@ -384,7 +384,8 @@ def _cards(cards: Sequence[int]) -> str:
     return " ".join(NAMES[c] for c in cards) or "-"
 
 
-def _statements(statements: Sequence[tuple[int, int | None]]) -> str:
+def statements_text(statements: Sequence[tuple[int, int | None]]) -> str:
+    """Envido statements as strings show them: ``p0=27 p1=buenas``."""
     return " ".join(f"p{s}={'buenas' if v is None else v}" for s, v in statements)
 
 
@@ -396,7 +397,7 @@ def public_string(obs: Observation) -> str:
     parts.append(f"{obs.kind} mano p{obs.mano}")
     parts.append(", ".join(str(m) for m in obs.moves) or "no moves")
     if obs.statements:
-        parts.append(f"said {_statements(obs.statements)}")
+        parts.append(f"said {statements_text(obs.statements)}")
     if obs.shown:
         parts.append(f"shown {' '.join(f'p{s}:{NAMES[c]}' for s, c in obs.shown)}")
     if obs.match_over:
@@ -422,7 +423,7 @@ def past_hand_string(hand: PublicHand, dealt: Sequence[int] | None) -> str:
         ", ".join(str(m) for m in hand.moves) or "no moves",
     ]
     if hand.statements:
-        parts.append(f"said {_statements(hand.statements)}")
+        parts.append(f"said {statements_text(hand.statements)}")
     if hand.shown:
         parts.append(f"shown {' '.join(f'p{s}:{NAMES[c]}' for s, c in hand.shown)}")
     parts.append(f"points {hand.points[0]}-{hand.points[1]}")

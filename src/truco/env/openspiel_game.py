@@ -84,9 +84,9 @@ from truco.actions import token
 from truco.bots.knowledge import Sampler
 from truco.cards import NAMES
 from truco.env import encoding
-from truco.env.direct import encode_seat_into
+from truco.env.direct import encode_seat_into, seat_string
 from truco.errors import RulesError
-from truco.match import Match
+from truco.match import NO_DEALS, Match
 from truco.observation import Observation, PublicHand
 from truco.variants import PRESETS, Rules, find_variant
 
@@ -237,15 +237,25 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: TrucoGame, table: _Table | None = None) -> None:
         super().__init__(game)
-        rules = game.rules
         self._hand_only = game.hand_only
-        if table is None:
-            # seed 0: chance nodes deal, so the generator is never drawn from (and seeding
-            # from the system costs more than the rest: pyspiel's clone() makes a new
-            # initial state before copying the state's attributes into it)
-            match = Match(rules, seed=0, score=game.score, mano=game.mano, auto_deal=False)
-            table = _Table(match, [], [], [[] for _ in range(rules.players)])
-        self._t = table
+        if table is not None:
+            self._t = table
+        # else the match before its first deal is made on first use (``__getattr__``):
+        # pyspiel's clone() makes a new initial state, then copies this state's attributes
+        # into it, so a clone never needs one of its own
+
+    def __getattr__(self, name: str) -> Any:
+        """Called only for a missing attribute: the initial state's table, made once."""
+        if name != "_t":
+            raise AttributeError(name)
+        game = self.get_game()
+        rules = game.rules
+        # chance nodes deal: the match never draws from a generator (NO_DEALS refuses to)
+        match = Match(rules, seed=0, score=game.score, mano=game.mano, auto_deal=False)
+        if not rules.table_talk:
+            match.rng = NO_DEALS
+        table = self._t = _Table(match, [], [], [[] for _ in range(rules.players)])
+        return table
 
     # -- the pyspiel API
 
@@ -488,10 +498,10 @@ class TrucoObserver:
     def string_from(self, state: TrucoState, player: int) -> str:
         if self.kind == PUBLIC:
             return encoding.public_string(state.observation_for(0))
-        obs = state.observation_for(player)
         if self.kind == PRIVATE:
+            obs = state.observation_for(player)
             return f"p{player} holds {' '.join(NAMES[c] for c in obs.hand) or '-'}"
-        now = encoding.observation_string(obs)
+        now = seat_string(state.match, player)  # observation_string(), without the Observation
         if not self.perfect_recall:
             return now
         return "\n".join([*state.memory_of(player), now])
