@@ -216,7 +216,7 @@ def test_public_and_private_observers() -> None:
             full = np.array(state.observation_tensor(seat))
             np.testing.assert_array_equal(private.tensor, full[:40])
             hand = state.match.observation(seat).hand
-            assert private.string_from(state, seat).split()[2:] == [NAMES[c] for c in hand]
+            assert private.string_from(state, seat).split()[2:] == [NAMES[c] for c in sorted(hand)]
         assert all(np.array_equal(v[0], views[0][0]) and v[1] == views[0][1] for v in views)
         np.testing.assert_array_equal(views[0][0], np.array(state.observation_tensor(0))[40:])
         state.apply_action(rng.choice(state.legal_actions()))

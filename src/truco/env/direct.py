@@ -332,7 +332,7 @@ def seat_string(match: Match, seat: int) -> str:
             own.remove(code & 63)
     score = match.score
     parts = [
-        f"p{seat} holds {' '.join([NAMES[c] for c in own]) or '-'}",
+        f"p{seat} holds {' '.join([NAMES[c] for c in sorted(own)]) or '-'}",
         f"score {score[0]}-{score[1]}",
     ]
     if rules.camas_to_win > 1:

@@ -408,8 +408,13 @@ def public_string(obs: Observation) -> str:
 
 
 def observation_string(obs: Observation) -> str:
-    """The seat's view on one line: who it is, its cards, then :func:`public_string`."""
-    return f"p{obs.seat} holds {_cards(obs.hand)} | {public_string(obs)}"
+    """The seat's view on one line: who it is, its cards, then :func:`public_string`.
+
+    The cards are in card order, not the order they were dealt: which card came first is no
+    information a seat can use, and the tensors (a set of cards) do not carry it either; keyed
+    by it, tabular methods would learn each hand six times over.
+    """
+    return f"p{obs.seat} holds {_cards(sorted(obs.hand))} | {public_string(obs)}"
 
 
 def past_hand_string(hand: PublicHand, dealt: Sequence[int] | None) -> str:
@@ -419,7 +424,7 @@ def past_hand_string(hand: PublicHand, dealt: Sequence[int] | None) -> str:
     """
     parts = [
         f"{hand.kind} mano p{hand.mano}",
-        f"held {'?' if dealt is None else _cards(dealt)}",
+        f"held {'?' if dealt is None else _cards(sorted(dealt))}",
         ", ".join(str(m) for m in hand.moves) or "no moves",
     ]
     if hand.statements:

@@ -500,7 +500,7 @@ class TrucoObserver:
             return encoding.public_string(state.observation_for(0))
         if self.kind == PRIVATE:
             obs = state.observation_for(player)
-            return f"p{player} holds {' '.join(NAMES[c] for c in obs.hand) or '-'}"
+            return f"p{player} holds {' '.join(NAMES[c] for c in sorted(obs.hand)) or '-'}"
         now = seat_string(state.match, player)  # observation_string(), without the Observation
         if not self.perfect_recall:
             return now
