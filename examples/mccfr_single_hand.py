@@ -10,12 +10,18 @@ probability and a hand's worth of decisions: its regrets stay finite (they do no
 whole match of six chance nodes per hand).
 
 An exact best response (exploitability) needs a walk of the whole tree, some 9 * 10^7 deals
-times every line of play: out of reach in Python. So the curve shows what a researcher can
-measure on the way: at each checkpoint the average policy plays ``--eval-hands`` hands
-against ``heuristic`` and against ``random`` (in duplicate: each deal in both seatings), and
-we record its points per hand and the share of its decisions that found a trained
-information state (the rest play uniformly). It writes ``curve.json`` and
-``mccfr_curve.png`` under ``--out``.
+times every line of play (and argentino's envido chains have no fixed length): out of reach.
+So at each checkpoint the curve shows
+
+- a best-response value: a local best response (:mod:`truco.env.best_response`) plays
+  ``--lbr-hands`` hands in each seat against the average policy; the mean of its two values
+  is a lower bound on the policy's exploitability, in points per hand;
+- the average policy's points per hand against ``heuristic`` and against ``random`` (in
+  duplicate: each deal in both seatings), over ``--eval-hands`` hands;
+- the share of its decisions that found a trained information state (the rest play
+  uniformly).
+
+It writes ``curve.json`` and ``mccfr_curve.png`` under ``--out``.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from open_spiel.python.algorithms import outcome_sampling_mccfr
 
 import truco.env.openspiel_game  # noqa: F401  (registers python_truco)
 from truco.bots import make_bot
+from truco.env.best_response import exploitability_lower_bound, tabular_policy
 
 GAME = "python_truco(hand_only=True,score0=0,score1=0)"
 
@@ -78,15 +85,21 @@ def plot(curve: dict[str, Any], path: Path) -> None:
 
     rows = curve["evaluations"]
     its = [max(r["iterations"], 1) for r in rows]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))
+    bound = [r["lbr"]["exploitability_lower_bound"] for r in rows]
+    axes[0].plot(its, bound, "o-", color="tab:red")
+    axes[0].fill_between(
+        its, [r["lbr"]["ci95"][0] for r in rows], [r["lbr"]["ci95"][1] for r in rows], alpha=0.2
+    )
+    axes[0].set_title("exploitability >= (local best response), points/hand")
     for opponent, style in (("heuristic", "o-"), ("random", "s--")):
-        axes[0].plot(its, [r[opponent]["points_per_hand"] for r in rows], style, label=opponent)
-    axes[0].axhline(0.0, color="black", linewidth=0.6)
-    axes[0].set_title("average policy: points per hand against")
-    axes[0].legend()
-    axes[1].plot(its, [r["heuristic"]["trained_decisions"] for r in rows], "o-")
-    axes[1].set_title("decisions that found a trained infostate")
-    axes[1].set_ylim(0, 1)
+        axes[1].plot(its, [r[opponent]["points_per_hand"] for r in rows], style, label=opponent)
+    axes[1].axhline(0.0, color="black", linewidth=0.6)
+    axes[1].set_title("average policy: points per hand against")
+    axes[1].legend()
+    axes[2].plot(its, [r["heuristic"]["trained_decisions"] for r in rows], "o-")
+    axes[2].set_title("decisions that found a trained infostate")
+    axes[2].set_ylim(0, 1)
     for ax in axes:
         ax.set_xscale("log")
         ax.set_xlabel("MCCFR iterations (outcome sampling)")
@@ -102,6 +115,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--iterations", type=int, default=100_000)
     p.add_argument("--checkpoints", type=int, default=6, help="evaluations, spaced in log scale")
     p.add_argument("--eval-hands", type=int, default=400)
+    p.add_argument("--lbr-hands", type=int, default=500, help="local best response, per seat")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/mccfr")
     args = p.parse_args(argv)
@@ -126,10 +140,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         row: dict[str, Any] = {"iterations": done, "seconds": round(spent, 1)}
         for opponent in ("heuristic", "random"):
             row[opponent] = evaluate(solver, game, opponent, args.eval_hands, 50_000)
+        row["lbr"] = exploitability_lower_bound(
+            tabular_policy(solver._infostates), args.lbr_hands, seed=70_000
+        )
         curve["evaluations"].append(row)
         print(
-            f"{done:>8} iterations ({spent:.0f} s): points per hand vs heuristic "
-            f"{row['heuristic']['points_per_hand']:+.3f}, vs random "
+            f"{done:>8} iterations ({spent:.0f} s): exploitability >= "
+            f"{row['lbr']['exploitability_lower_bound']:.2f} (LBR), points per hand vs "
+            f"heuristic {row['heuristic']['points_per_hand']:+.3f}, vs random "
             f"{row['random']['points_per_hand']:+.3f}, trained decisions "
             f"{row['heuristic']['trained_decisions']:.1%}",
             flush=True,

@@ -67,12 +67,17 @@ def test_mccfr_example_runs_finite_and_plots(tmp_path: Path) -> None:
     example = _load("mccfr_single_hand")
     out = tmp_path / "mccfr"
     curve = example.main(
-        ["--iterations", "300", "--checkpoints", "2", "--eval-hands", "10", "--out", str(out)]
+        [
+            *("--iterations", "300", "--checkpoints", "2", "--eval-hands", "10"),
+            *("--lbr-hands", "8", "--out", str(out)),
+        ]
     )
     assert curve["all_finite"] and curve["infostates"] > 100
     assert [r["iterations"] for r in curve["evaluations"]] == [0, 17, 300]
     for row in curve["evaluations"]:
         assert math.isfinite(row["heuristic"]["points_per_hand"])
+        low, high = row["lbr"]["ci95"]
+        assert low <= row["lbr"]["exploitability_lower_bound"] <= high
     assert json.loads((out / "curve.json").read_text())["infostates"] == curve["infostates"]
     assert (out / "mccfr_curve.png").read_bytes().startswith(PNG)
 
