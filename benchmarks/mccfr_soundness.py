@@ -11,6 +11,13 @@ resident memory. External sampling meets a new deal every iteration and so a few
 new information states (card-exact: the seat's three cards are in every key); ``--max-gb``
 stops a run whose tables would outgrow the machine, and the report says where it stopped.
 The last line is the JSON summary.
+
+``--compact`` keeps the solver's tables in :class:`CompactTable` (the same float64 values in
+large flat arrays, keyed by a 64-bit hash of the information-state string with a CRC-32 check)
+instead of a dict of strings and small numpy arrays, about a fifth of the memory: external
+sampling's 100,000 iterations need about 48 million information states, more than this
+machine's memory as a dict. The algorithm and every value are OpenSpiel's; a hash collision
+(the CRC-32 disagrees) is counted and reported, never merged silently.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ import argparse
 import json
 import resource
 import time
+import zlib
+from array import array
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -33,12 +43,83 @@ SOLVERS = {
 }
 
 
+class CompactTable:
+    """What MCCFR keeps per information state ([regrets, cumulative policy]) in flat float64
+    chunks: ``get``, ``[]`` and ``[]=`` as the solver uses its dict, the values as views."""
+
+    CHUNK = 1 << 24  # floats per chunk (128 MiB)
+
+    def __init__(self) -> None:
+        self._index: dict[int, int] = {}  # hash(key) -> entry number
+        self._where = array("Q")  # entry -> chunk << 40 | offset << 8 | width
+        self._crc = array("I")
+        self._regrets: list[np.ndarray[Any, Any]] = []
+        self._average: list[np.ndarray[Any, Any]] = []
+        self._used = self.CHUNK
+        self.collisions = 0
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def _views(self, entry: int) -> list[np.ndarray[Any, Any]]:
+        where = self._where[entry]
+        chunk, offset, width = where >> 40, (where >> 8) & 0xFFFFFFFF, where & 0xFF
+        return [
+            self._regrets[chunk][offset : offset + width],
+            self._average[chunk][offset : offset + width],
+        ]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        entry = self._index.get(hash(key))
+        if entry is None:
+            return default
+        if self._crc[entry] != zlib.crc32(key.encode()):
+            self.collisions += 1
+            return default
+        return self._views(entry)
+
+    def __getitem__(self, key: str) -> list[np.ndarray[Any, Any]]:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found  # type: ignore[no-any-return]
+
+    def __setitem__(self, key: str, value: list[np.ndarray[Any, Any]]) -> None:
+        width = len(value[0])
+        if self._used + width > self.CHUNK:
+            self._regrets.append(np.empty(self.CHUNK))
+            self._average.append(np.empty(self.CHUNK))
+            self._used = 0
+        chunk, offset = len(self._regrets) - 1, self._used
+        self._used += width
+        self._regrets[chunk][offset : offset + width] = value[0]
+        self._average[chunk][offset : offset + width] = value[1]
+        self._index[hash(key)] = len(self._where)
+        self._where.append(chunk << 40 | offset << 8 | width)
+        self._crc.append(zlib.crc32(key.encode()))
+
+    def values(self) -> Iterator[list[np.ndarray[Any, Any]]]:
+        for entry in range(len(self._where)):
+            yield self._views(entry)
+
+    def all_finite(self) -> bool:
+        """Every stored value finite (the unused tail of the last chunk is not looked at)."""
+        for i, (r, a) in enumerate(zip(self._regrets, self._average, strict=True)):
+            end = self._used if i == len(self._regrets) - 1 else self.CHUNK
+            if not (np.isfinite(r[:end]).all() and np.isfinite(a[:end]).all()):
+                return False
+        return True
+
+
 def _rss_gb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
 
 
 def non_finite(solver: Any) -> int:
     """How many information states hold a non-finite regret or average."""
+    table = solver._infostates
+    if isinstance(table, CompactTable) and table.all_finite():
+        return 0
     return sum(
         1
         for regrets, average in solver._infostates.values()
@@ -47,11 +128,19 @@ def non_finite(solver: Any) -> int:
 
 
 def run(
-    solver_name: str, iterations: int, game_name: str, check_every: int, max_gb: float, seed: int
+    solver_name: str,
+    iterations: int,
+    game_name: str,
+    check_every: int,
+    max_gb: float,
+    seed: int,
+    compact: bool = False,
 ) -> dict[str, Any]:
     game = pyspiel.load_game(game_name)
     np.random.seed(seed)
     solver = SOLVERS[solver_name](game)
+    if compact:
+        solver._infostates = CompactTable()
     done = 0
     bad = 0
     spent = 0.0
@@ -87,6 +176,8 @@ def run(
         "max_rss_gb": round(_rss_gb(), 2),
         "non_finite_infostates": bad,
         "stopped_early_by": stopped or None,
+        "table": "compact" if compact else "dict",
+        "hash_collisions": getattr(solver._infostates, "collisions", 0),
     }
 
 
@@ -98,9 +189,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     p.add_argument("--check-every", type=int, default=0, help="default: iterations / 20")
     p.add_argument("--max-gb", type=float, default=8.0)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--compact", action="store_true", help="tables in flat arrays (CompactTable)")
     args = p.parse_args(argv)
     every = args.check_every or max(1, args.iterations // 20)
-    summary = run(args.solver, args.iterations, args.game, every, args.max_gb, args.seed)
+    summary = run(
+        args.solver, args.iterations, args.game, every, args.max_gb, args.seed, args.compact
+    )
     print(json.dumps(summary))
     return summary
 
