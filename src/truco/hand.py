@@ -324,8 +324,17 @@ class Hand:
             self.parda = False
         elif strength == self.best_strength and self.team[p] != self.team[self.best_pos]:
             self.parda = True
-        self.n_played += 1
-        self._advance(p)
+        n_played = self.n_played = self.n_played + 1
+        # _advance(p), inlined: once a card
+        if n_played >= self.alive_count[0] + self.alive_count[1]:
+            self._end_baza()
+            return
+        nxt = self._next
+        alive = self.alive
+        q = nxt[p]
+        while not alive[q]:
+            q = nxt[q]
+        self.turn = self.actor = q
 
     def _advance(self, p: int) -> None:
         """After ``p`` played or left: end the baza, or pass the turn to the next player."""
@@ -344,7 +353,7 @@ class Hand:
         results = self.baza_results
         results.append(-1 if self.parda else self.team[self.best_pos])
         self.baza_seats.append(-1 if self.parda else self.seat_of[self.best_pos])
-        winner = _truco_winner(results, self.team[0])
+        winner = _truco_winner(results, self.team[0]) if len(results) > 1 else -1
         if winner >= 0:
             self._finish(winner)
             return
