@@ -39,7 +39,9 @@ from starlette.websockets import WebSocketDisconnect
 from truco import __version__
 from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
+from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
+from truco.web import deals
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
@@ -200,6 +202,11 @@ def _record_response(text: str, filename: str) -> Response:
     )
 
 
+def table_deal(dealer: Dealer) -> dict[str, Any]:
+    """The ``deal`` message of a new table: its first hand's commitment."""
+    return deals.message(dealer, [deals.entry(dealer, 1, False)])
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app; the database, writer thread and bot workers start with its lifespan."""
     settings = settings or Settings()
@@ -341,6 +348,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     for i, t in sorted(secrets.items())
                 ],
                 "watch": f"{base}/t/{table.id}",
+                # The commitment to the first hand's deal (docs/protocol.md, "deal").
+                "deal": None if table.dealer is None else table_deal(table.dealer),
             },
             status_code=201,
         )

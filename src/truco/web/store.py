@@ -34,8 +34,10 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -65,6 +67,9 @@ class TableRow(Base):
     winner: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
     #: The engine version that dealt it (a different engine may deal differently).
     engine: Mapped[str] = mapped_column(String(32))
+    #: The secret its hands' seeds come from (:mod:`truco.web.deals`), 64 hex digits; never
+    #: sent. None for tables stored before issue 16 (they deal from ``seed``).
+    deal_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -119,6 +124,7 @@ class TableData:
     seats: tuple[SeatData, ...]
     #: (seat, action) in order.
     actions: tuple[tuple[int, int], ...]
+    deal_secret: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +179,14 @@ class Store:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, synchronous)
         Base.metadata.create_all(self.engine)
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        """Add the columns newer than a database's tables (``create_all`` adds only tables)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns(TableRow.__tablename__)}
+        with self.engine.begin() as conn:
+            if "deal_secret" not in have:
+                conn.execute(text("ALTER TABLE truco_tables ADD COLUMN deal_secret VARCHAR(64)"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -192,6 +206,7 @@ class Store:
         bot_level: str,
         engine: str,
         seats: list[SeatData],
+        deal_secret: str | None = None,
     ) -> None:
         conn.execute(
             insert(TableRow),
@@ -208,6 +223,7 @@ class Store:
                     "status": "playing",
                     "winner": None,
                     "engine": engine,
+                    "deal_secret": deal_secret,
                 }
             ],
         )
@@ -272,6 +288,7 @@ class Store:
                     TableRow.bot_level,
                     TableRow.status,
                     TableRow.engine,
+                    TableRow.deal_secret,
                 ).where(TableRow.id == table_id)
             ).first()
             if t is None:
@@ -301,6 +318,7 @@ class Store:
             engine=t.engine,
             seats=tuple(SeatData(s.kind, s.bot, s.name, s.token_hash) for s in seats),
             actions=tuple((a.seat, a.action) for a in actions),
+            deal_secret=t.deal_secret,
         )
 
     def table_ids(self, status: str | None = None) -> list[str]:

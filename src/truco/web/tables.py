@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import views
+from truco.web import deals, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -93,6 +93,7 @@ class Table:
         bot_level: str,
         seats: list[Seat],
         options: dict[str, Any],
+        deal_secret: str | None = None,
     ) -> None:
         self.registry = registry
         self.id = table_id
@@ -101,7 +102,10 @@ class Table:
         self.bot_level = bot_level
         self.seats = seats
         self.options = options
-        self.match = Match(rules, seed=seed)
+        #: Deals each hand from a committed seed (None: a table stored before issue 16).
+        self.dealer = deals.dealer_of(table_id, deal_secret)
+        self.deal_ledger = deals.Ledger()
+        self.match = self.fresh_match()
         self.actions: list[tuple[int, int]] = []
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
@@ -130,6 +134,23 @@ class Table:
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    def fresh_match(self) -> Match:
+        """This table's match before any action (dealt as its first hand was)."""
+        return deals.new_match(self.rules, self.seed, self.dealer)
+
+    def deal_news(self) -> str | None:
+        """The ``deal`` message of the commitments and seeds not yet sent to everyone."""
+        if self.dealer is None:
+            return None
+        news = self.deal_ledger.news(self.dealer, self.match, self.offered())
+        return None if news is None else encode(news)
+
+    def deal_history(self) -> str | None:
+        """The ``deal`` message of everything published so far, for a connection that joins."""
+        if self.dealer is None:
+            return None
+        return encode(deals.history(self.dealer, self.match, self.offered()))
 
     def replay(self, actions: Sequence[tuple[int, int]]) -> None:
         """Apply a stored log (resuming after a restart)."""
@@ -200,6 +221,10 @@ class Table:
             return
         self._last_flush = asyncio.get_running_loop().time()
         self.broadcasts += 1
+        news = self.deal_news()
+        if news is not None:
+            for c in self.everyone():
+                c.send(news)
         meta = self._seat_meta()
         for i, s in enumerate(self.seats):
             if s.conns:
@@ -212,6 +237,9 @@ class Table:
                 c.send(text, state=True)
 
     # ------------------------------------------------------------------ connections
+
+    def everyone(self) -> list[Conn]:
+        return [c for s in self.seats for c in s.conns] + list(self.spectators)
 
     def detach(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -266,6 +294,9 @@ class Table:
         conn.seat = seat
         self.last_active = time.monotonic()
         conn.send(self.welcome(seat))
+        history = self.deal_history()
+        if history is not None:
+            conn.send(history)
         self.broadcast()
         self.kick_bots()
 
@@ -329,7 +360,7 @@ class Table:
         except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
             log.error("table %s: could not store action %d: %s", self.id, seq, e)
             self.actions.pop()
-            self.match = Match(self.rules, seed=self.seed)
+            self.match = self.fresh_match()
             kept, self.actions = self.actions, []
             self.replay(kept)
             raise ProtocolError("server", "the action could not be saved; try again") from e
@@ -533,6 +564,7 @@ class Tables:
         self._room()
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
+        deal_secret = deals.new_secret()
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
 
         def insert(conn: Any) -> None:
@@ -547,6 +579,7 @@ class Tables:
                 bot_level=bot_level,
                 engine=__version__,
                 seats=stored,
+                deal_secret=deal_secret,
             )
 
         await self.writer.run(insert)
@@ -558,7 +591,9 @@ class Tables:
             bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
             overrides,
+            deal_secret,
         )
+        table.deal_news()  # what the table has committed to so far goes out on hello
         self._room()
         self.live[table_id] = table
         table.kick_bots()
@@ -610,8 +645,10 @@ class Tables:
             data.bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in data.seats],
             dict(data.options),
+            data.deal_secret,
         )
         table.replay(data.actions)
+        table.deal_news()  # published before the restart; hello sends it again
         log.info("table %s resumed at seq %d", data.id, table.seq)
         return table
 
