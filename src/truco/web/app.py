@@ -45,11 +45,13 @@ from truco.web import deals
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
+from truco.web.lease import Elsewhere
 from truco.web.limits import AddressCount, BodyLimit, Window
 from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
+from truco.web.proxy import relay
 from truco.web.settings import Settings
 from truco.web.store import Store
-from truco.web.tables import Incompatible, ServerFull, Table, Tables
+from truco.web.tables import Draining, Incompatible, ServerFull, Table, Tables
 from truco.web.views import table_talk
 from truco.web.writer import Writer
 
@@ -219,7 +221,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = Writer(store)
         runner = BotRunner(settings.bot_executor, settings.bot_workers, settings.search_concurrency)
         downloads = Downloads()
-        tables = Tables(settings, store, writer, runner)
+        if settings.redis_url:
+            from truco.web.cluster import ClusterTables
+
+            tables: Tables = ClusterTables(settings, store, writer, runner)
+        else:
+            tables = Tables(settings, store, writer, runner)
         app.state.tables = tables
         app.state.downloads = downloads
         tables.start()
@@ -273,7 +280,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def table_or_404(request: Request, table_id: str) -> Table:
         try:
-            table = await registry(request).get(table_id) if _ID.fullmatch(table_id) else None
+            table = await registry(request).view(table_id) if _ID.fullmatch(table_id) else None
         except Incompatible as e:
             raise HTTPException(409, str(e)) from None
         except ServerFull as e:
@@ -303,8 +310,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page("rules.html")
 
     @app.get("/healthz")
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    async def health(request: Request) -> dict[str, str]:
+        """Liveness: the process answers."""
+        return {"status": "ok", "version": __version__, "node": registry(request).node}
+
+    @app.get("/readyz")
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness: 200 while this node takes tables, 503 ``draining`` once SIGTERM came."""
+        tables = registry(request)
+        body = {
+            "status": "draining" if tables.drain.draining else "ready",
+            "node": tables.node,
+            "live_tables": len(tables.live),
+        }
+        return JSONResponse(body, status_code=503 if tables.drain.draining else 200)
 
     info = variants_info()
 
@@ -419,6 +438,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             table = await registry(ws).get(table_id) if _ID.fullmatch(table_id) else None
             refusal = error("no_table", "there is no such table")
+        except Elsewhere as e:  # a cluster: the owner serves it, through this node
+            if ws.query_params.get("hop"):
+                table, refusal, code = None, error("moved", "the table moved; reconnect"), 1012
+            else:
+                await relay(ws, e.address, table_id)
+                return
+        except Draining as e:
+            table, refusal, code = None, error("draining", str(e)), 1012
         except Incompatible as e:
             table, refusal, code = None, error("incompatible", str(e)), 4409
         except ServerFull as e:

@@ -70,6 +70,10 @@ class TableRow(Base):
     #: The secret its hands' seeds come from (:mod:`truco.web.deals`), 64 hex digits; never
     #: sent. None for tables stored before issue 16 (they deal from ``seed``).
     deal_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: On a cluster (issue 16): the highest fencing token that wrote to this table. A node
+    #: commits only with a token at least this high (``WHERE fence <= :token``), so a node
+    #: whose lease was taken over (a newer token) can never commit again.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -84,6 +88,10 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class Fenced(Exception):
+    """A write with a fencing token older than the table's: another node owns the table."""
 
 
 class ActionRow(Base):
@@ -134,6 +142,8 @@ class ActionData:
     seat: int
     action: int
     token: str
+    #: The writing node's fencing token (a cluster), checked in the same transaction.
+    fence: int | None = None
 
 
 def normalize_url(url: str) -> str:
@@ -187,6 +197,10 @@ class Store:
         with self.engine.begin() as conn:
             if "deal_secret" not in have:
                 conn.execute(text("ALTER TABLE truco_tables ADD COLUMN deal_secret VARCHAR(64)"))
+            if "fence" not in have:
+                conn.execute(
+                    text("ALTER TABLE truco_tables ADD COLUMN fence BIGINT NOT NULL DEFAULT 0")
+                )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -243,7 +257,24 @@ class Store:
         )
 
     @staticmethod
+    def take_fence(conn: Connection, table_id: str, token: int) -> None:
+        """Raise the table's fence to ``token``, or :class:`Fenced` if it is higher already
+        (the row stays locked until the transaction ends: a commit with an older token
+        waits for it, then fails)."""
+        result = conn.execute(
+            update(TableRow)
+            .where(TableRow.id == table_id, TableRow.fence <= token)
+            .values(fence=token)
+        )
+        if result.rowcount != 1:
+            raise Fenced(f"table {table_id}: fencing token {token} is stale")
+
+    @staticmethod
     def insert_actions(conn: Connection, rows: list[ActionData]) -> None:
+        fences = {(r.table_id, r.fence) for r in rows if r.fence is not None}
+        for table_id, token in sorted(fences):
+            assert token is not None
+            Store.take_fence(conn, table_id, token)
         at = _now()
         conn.execute(
             insert(ActionRow),

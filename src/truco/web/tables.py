@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import deals, views
+from truco.web import deals, ops, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -52,7 +52,7 @@ from truco.web.protocol import (
     error,
 )
 from truco.web.settings import Settings
-from truco.web.store import ActionData, SeatData, Store, TableData
+from truco.web.store import ActionData, Fenced, SeatData, Store, TableData
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
@@ -70,6 +70,10 @@ class Incompatible(Exception):
 
 class ServerFull(Exception):
     """This process holds as many live tables as ``max_live_tables`` allows."""
+
+
+class Draining(ServerFull):
+    """This node is draining (SIGTERM): it takes no table any more."""
 
 
 @dataclass(slots=True)
@@ -353,12 +357,15 @@ class Table:
         writer = self.registry.writer
         self._storing = True
         try:
-            await writer.append(ActionData(self.id, seq, seat, action, token(action)))
+            fence = self.registry.fence_of(self.id)
+            await writer.append(ActionData(self.id, seq, seat, action, token(action), fence))
             if self.match.over:
                 winner, table_id = self.match.winner, self.id
                 await writer.run(lambda c: Store.finish(c, table_id, winner))
         except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
             log.error("table %s: could not store action %d: %s", self.id, seq, e)
+            if isinstance(e, Fenced):  # another node owns it now: this one lets it go
+                self.registry.disown(self)
             self.actions.pop()
             self.match = self.fresh_match()
             kept, self.actions = self.actions, []
@@ -462,6 +469,8 @@ class Tables:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self.renames = Window(settings.renames_per_minute, 60.0)
         self._tasks: list[asyncio.Task[None]] = []
+        self.node = ops.node_id(settings.node_id)
+        self.drain = ops.Drain()
 
     def start(self) -> None:
         """Start the background jobs: unloading idle tables, the bots' watchdog, the purge."""
@@ -539,6 +548,8 @@ class Tables:
         """
         if bot_level not in BOT_LEVELS:
             raise TrucoError(f"bot level must be one of {', '.join(BOT_LEVELS)}")
+        if self.drain.draining:
+            raise Draining("this server is draining; try again")
         settings: dict[str, Any] = dict(options)
         for key in ("players", "target"):
             if key in settings:
@@ -565,6 +576,7 @@ class Tables:
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
         deal_secret = deals.new_secret()
+        await self._claim(table_id, new=True)
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
 
         def insert(conn: Any) -> None:
@@ -611,7 +623,10 @@ class Tables:
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
+            if self.drain.draining:
+                raise Draining("this server is draining; try again")
             self._room()
+            await self._claim(table_id, new=False)
             data = await asyncio.to_thread(self.store.load, table_id)
             table = None if data is None else self._resume(data)
             if table is not None:
@@ -667,7 +682,62 @@ class Tables:
         ]
         for t in idle:
             del self.live[t.id]
+        if idle:
+            self._released([t.id for t in idle])
         return len(idle)
+
+    # -------------------------------------------------------------- a cluster's hooks
+    # One process (the default) owns every table: these do nothing. On a cluster
+    # (:class:`truco.web.cluster.ClusterTables`) they take, renew and give up leases.
+
+    async def _claim(self, table_id: str, new: bool) -> None:
+        """Before a table is created or loaded here: make this node its owner (or raise)."""
+
+    def fence_of(self, table_id: str) -> int | None:
+        """The fencing token this node commits ``table_id``'s actions with (None: no check)."""
+        return None
+
+    def _released(self, table_ids: list[str]) -> None:
+        """These tables left this node's memory: give up their leases (soon)."""
+
+    async def _give_up(self, table_ids: list[str]) -> None:
+        """Give up the leases of these tables, which left this node's memory, now."""
+
+    def disown(self, table: Table) -> None:
+        """Another node owns ``table`` now: forget it and close its connections (1012), so
+        its clients reconnect to whoever owns it."""
+        if self.live.get(table.id) is table:
+            del self.live[table.id]
+        if table.bot_task is not None and not table.bot_task.done():
+            table.bot_task.cancel()
+        for conn in table.everyone():
+            conn.drop(ops.RESTART)
+        log.warning("table %s: another node owns it now; let go", table.id)
+
+    async def view(self, table_id: str) -> Table | None:
+        """A table for reading (the HTTP API): here, the live one (see :meth:`get`)."""
+        return await self.get(table_id)
+
+    async def drain_all(self) -> None:
+        """SIGTERM: take no table any more, let in-flight commits finish, close every
+        connection with 1012 (clients reconnect elsewhere) and give up every lease."""
+        self.drain.start()
+        log.info("draining: %d live tables", len(self.live))
+        tables = list(self.live.values())
+        tasks = [t.bot_task for t in tables if t.bot_task and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        for table in tables:
+            async with table.lock:  # an action being committed finishes first
+                for conn in table.everyone():
+                    conn.drop(ops.RESTART)
+                if self.live.get(table.id) is table:
+                    del self.live[table.id]
+        await self._give_up([t.id for t in tables])
+        log.info("drained")
 
     async def close(self) -> None:
         for job in self._tasks:
