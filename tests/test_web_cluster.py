@@ -226,11 +226,13 @@ def test_a_stale_fencing_token_never_commits(backends: tuple[str, str]) -> None:
     async def run() -> None:
         await writer.run(insert)
         await writer.append(ActionData(table_id, 0, 0, 0, "1e", 5))
-        await writer.run(lambda c: Store.take_fence(c, table_id, 6))  # b took over
+        await writer.run(lambda c: Store.take_fence(c, table_id, 6, takeover=True))  # b took over
         with pytest.raises(Fenced):
             await writer.append(ActionData(table_id, 1, 1, 1, "2e", 5))
         with pytest.raises(Fenced):
             await writer.run(lambda c: Store.take_fence(c, table_id, 5))
+        with pytest.raises(Fenced):  # a takeover needs a token above every one before
+            await writer.run(lambda c: Store.take_fence(c, table_id, 6, takeover=True))
         await writer.append(ActionData(table_id, 1, 1, 2, "3e", 6))
 
     try:

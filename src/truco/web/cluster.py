@@ -76,13 +76,22 @@ class ClusterTables(Tables):
         token = await self.leases.acquire(table_id)  # or Elsewhere
         if not new:
             try:
-                await self.writer.run(lambda c: Store.take_fence(c, table_id, token))
+                try:
+                    await self._fence(table_id, token)
+                except Fenced:  # Redis lost its counter (a restart): move it past the fence
+                    fence = await asyncio.to_thread(self.store.fence, table_id)
+                    await self.leases.raise_counter(table_id, fence)
+                    token = await self.leases.acquire(table_id)
+                    await self._fence(table_id, token)
             except Exception:
                 with contextlib.suppress(Exception):
                     await self.leases.release(table_id)
                 raise
         self.tokens[table_id] = token
         log.info("table %s: owned here (fencing token %d)", table_id, token)
+
+    async def _fence(self, table_id: str, token: int) -> None:
+        await self.writer.run(lambda c: Store.take_fence(c, table_id, token, takeover=True))
 
     def fence_of(self, table_id: str) -> int | None:
         token = self.tokens.get(table_id)

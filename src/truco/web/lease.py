@@ -36,6 +36,13 @@ for i, key in ipairs(KEYS) do
 end
 return out
 """
+RAISE = """
+local now = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return 1
+"""
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -76,6 +83,7 @@ class Leases:
         self._acquire = self.redis.register_script(ACQUIRE)
         self._renew = self.redis.register_script(RENEW)
         self._release = self.redis.register_script(RELEASE)
+        self._raise = self.redis.register_script(RAISE)
 
     async def acquire(self, table_id: str) -> int:
         """This node's fencing token for ``table_id``, now its owner; or :class:`Elsewhere`."""
@@ -98,6 +106,11 @@ class Leases:
             )
             lost += [t for t, ok in zip(chunk, got, strict=True) if not ok]
         return lost
+
+    async def raise_counter(self, table_id: str, at_least: int) -> None:
+        """Make the table's next token above ``at_least`` (Redis lost its counter: the
+        database's fence is higher)."""
+        await self._raise(keys=[fence_key(table_id)], args=[at_least])
 
     async def release(self, table_id: str) -> None:
         await self._release(keys=[lease_key(table_id)], args=[self.value])

@@ -257,17 +257,23 @@ class Store:
         )
 
     @staticmethod
-    def take_fence(conn: Connection, table_id: str, token: int) -> None:
+    def take_fence(conn: Connection, table_id: str, token: int, takeover: bool = False) -> None:
         """Raise the table's fence to ``token``, or :class:`Fenced` if it is higher already
-        (the row stays locked until the transaction ends: a commit with an older token
-        waits for it, then fails)."""
+        (or, for a ``takeover``, as high: a new owner's token must be above every token
+        that wrote before). The row stays locked until the transaction ends: a commit with
+        an older token waits for it, then fails."""
+        newer = TableRow.fence < token if takeover else TableRow.fence <= token
         result = conn.execute(
-            update(TableRow)
-            .where(TableRow.id == table_id, TableRow.fence <= token)
-            .values(fence=token)
+            update(TableRow).where(TableRow.id == table_id, newer).values(fence=token)
         )
         if result.rowcount != 1:
             raise Fenced(f"table {table_id}: fencing token {token} is stale")
+
+    def fence(self, table_id: str) -> int:
+        """The table's fence now (0 when it has none)."""
+        with self.engine.connect() as conn:
+            got = conn.execute(select(TableRow.fence).where(TableRow.id == table_id)).first()
+        return 0 if got is None else int(got[0])
 
     @staticmethod
     def insert_actions(conn: Connection, rows: list[ActionData]) -> None:
