@@ -24,6 +24,7 @@ import pytest
 from cluster_helpers import Node, Player, create, redis_server, start_node, stop_nodes
 from web_helpers import Oracle, cards_in, postgres
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from truco.actions import token
 from truco.cards import NAMES
@@ -242,3 +243,57 @@ def test_a_stale_fencing_token_never_commits(backends: tuple[str, str]) -> None:
     finally:
         writer.close()
         store.close()
+
+
+def test_a_redis_that_lost_its_counters(backends: tuple[str, str], tmp_path: Path) -> None:
+    """Redis restarts empty: the node notices its lease is gone and lets the table go; the
+    next connection takes it again with a token above the database's fence, and play goes on."""
+    import redis as sync_redis
+
+    database, redis = backends
+    a = start_node("solo", database, redis, tmp_path, LEASE_MS)
+    try:
+        table = create(a, ["human", "human"], target=15)
+        tid, tokens = table["id"], table["tokens"]
+
+        async def act_once() -> int | None:
+            for seat in (0, 1):  # the seat whose turn it is
+                ws = await connect(f"{a.ws}/{tid}")
+                await ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if m["type"] == "state":
+                        break
+                view = m["view"]
+                if view["turn"] == seat:
+                    break
+                await ws.close()
+            seq = view["seq"]
+            await ws.send(json.dumps({"type": "act", "action": view["legal"][0], "seq": seq}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if m["type"] == "state" and m["view"]["seq"] > seq:
+                    break
+            code = None
+            if seq == 0:
+                sync_redis.Redis.from_url(redis).flushall()
+                try:
+                    while True:
+                        await asyncio.wait_for(ws.recv(), 10)
+                except ConnectionClosed as e:
+                    code = e.rcvd.code if e.rcvd else None
+            await ws.close()
+            return code
+
+        assert asyncio.run(act_once()) == 1012  # the node let the table go
+        asyncio.run(act_once())  # taken again, and played on
+        data = stored(database, tid)
+        assert len(data.actions) == 2
+        store = Store(database)
+        try:
+            assert store.fence(tid) == 2
+        finally:
+            store.close()
+        assert any("its lease is lost" in line["msg"] for line in a.lines())
+    finally:
+        stop_nodes([a])
