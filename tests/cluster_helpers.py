@@ -92,12 +92,15 @@ class Node:
         return out
 
 
-def start_node(name: str, database: str, redis: str, folder: Path, lease_ms: int) -> Node:
+def start_node(
+    name: str, database: str, redis: str, folder: Path, lease_ms: int, *extra: str
+) -> Node:
+    """A node; flags in ``extra`` override :data:`NODE_FLAGS`."""
     port = _free_port()
     log = folder / f"{name}.log"
     args = [sys.executable, "-m", "truco.cli", "serve", "--port", str(port)]
     args += ["--database-url", database, "--redis-url", redis, "--node-id", name]
-    args += ["--lease-ms", str(lease_ms), *NODE_FLAGS]
+    args += ["--lease-ms", str(lease_ms), *NODE_FLAGS, *extra]
     with open(log, "wb") as out:
         proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
     node = Node(name, port, proc, log)

@@ -297,3 +297,51 @@ def test_a_redis_that_lost_its_counters(backends: tuple[str, str], tmp_path: Pat
         assert any("its lease is lost" in line["msg"] for line in a.lines())
     finally:
         stop_nodes([a])
+
+
+def test_relayed_clients_count_under_their_own_address(
+    backends: tuple[str, str], tmp_path: Path
+) -> None:
+    """The owner counts a relayed connection under the client's address (signed by the
+    relaying node), not the node's: four spectators from 127.0.0.2 through node b and four
+    from 127.0.0.1 straight to a all fit a cap of four per address; a forged header counts
+    for nothing."""
+    database, redis = backends
+    cap = ("--max-connections-per-address", "4")
+    a = start_node("a", database, redis, tmp_path, LEASE_MS, *cap)
+    b = start_node("b", database, redis, tmp_path, LEASE_MS, *cap)
+    try:
+        table = create(a, ["bot", "bot"], target=15)
+        tid = table["id"]
+
+        async def watch(node: Node, local: str, headers: dict[str, str] | None = None) -> Any:
+            ws = await connect(
+                f"{node.ws}/{tid}", local_addr=(local, 0), additional_headers=headers
+            )
+            await ws.send(json.dumps({"type": "hello"}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if m["type"] == "error":
+                    raise AssertionError(m)
+                if m["type"] == "state":
+                    return ws
+
+        async def run() -> str:
+            sockets = [await watch(b, "127.0.0.2") for _ in range(4)]
+            sockets += [await watch(a, "127.0.0.1") for _ in range(4)]
+            forged = {"x-truco-relayed-for": "127.0.0.9 " + "0" * 64}
+            try:
+                await watch(a, "127.0.0.1", forged)  # counted as 127.0.0.1: the fifth
+                refused = "accepted"
+            except ConnectionClosed as e:  # refused at once: 1008, after the error
+                refused = f"closed {e.rcvd.code if e.rcvd else None}"
+            except AssertionError as e:
+                refused = str(e)
+            for ws in sockets:
+                await ws.close()
+            return refused
+
+        refused = asyncio.run(run())
+        assert "too_many_connections" in refused or refused == "closed 1008", refused
+    finally:
+        stop_nodes([a, b])

@@ -48,7 +48,7 @@ from truco.web.downloads import Downloads
 from truco.web.lease import Elsewhere
 from truco.web.limits import AddressCount, BodyLimit, Window
 from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
-from truco.web.proxy import relay
+from truco.web.proxy import RELAYED_FOR, relay
 from truco.web.settings import Settings
 from truco.web.store import Store
 from truco.web.tables import Draining, Incompatible, ServerFull, Table, Tables
@@ -416,6 +416,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         address = client_address(ws)
+        relayed = ws.headers.get(RELAYED_FOR)
+        if relayed:  # a cluster node relays a client: count the client, not the node
+            address = await registry(ws).relayed_for(relayed, table_id) or address
         conn = Conn(ws, settings.rate_per_s, settings.rate_burst, address, sockets.bucket(address))
         if not sockets.take(address, settings.max_connections_per_address):
             conn.send(
@@ -442,7 +445,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if ws.query_params.get("hop"):
                 table, refusal, code = None, error("moved", "the table moved; reconnect"), 1012
             else:
-                await relay(ws, e.address, table_id)
+                tables = registry(ws)
+                signed = await tables.sign_relay(client_address(ws), table_id)
+                await relay(ws, e.address, table_id, signed)
                 return
         except Draining as e:
             table, refusal, code = None, error("draining", str(e)), 1012

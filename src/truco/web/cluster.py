@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
+import secrets
 import time
 
 from truco.web.bots import BotRunner
@@ -26,6 +29,9 @@ from truco.web.tables import Table, Tables
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
+
+#: The key the nodes sign relayed clients' addresses with (:mod:`truco.web.proxy`).
+RELAY_KEY = "truco:relay-key"
 
 
 class ClusterTables(Tables):
@@ -42,6 +48,7 @@ class ClusterTables(Tables):
         self.tokens: dict[str, int] = {}
         self._renewed = time.monotonic()
         self._giving_up: set[asyncio.Task[None]] = set()
+        self._key: bytes | None = None
 
     def start(self) -> None:
         super().start()
@@ -117,6 +124,26 @@ class ClusterTables(Tables):
     def disown(self, table: Table) -> None:
         self.tokens.pop(table.id, None)
         super().disown(table)
+
+    async def _relay_key(self) -> bytes:
+        if self._key is None:
+            await self.leases.redis.set(RELAY_KEY, secrets.token_hex(32), nx=True)
+            got = await self.leases.redis.get(RELAY_KEY)
+            self._key = got if isinstance(got, bytes) else str(got).encode()
+        return self._key
+
+    async def sign_relay(self, address: str, table_id: str) -> str:
+        key = await self._relay_key()
+        mac = hmac.new(key, f"{table_id}|{address}".encode(), hashlib.sha256).hexdigest()
+        return f"{address} {mac}"
+
+    async def relayed_for(self, header: str, table_id: str) -> str | None:
+        address, _, mac = header.partition(" ")
+        try:
+            expected = (await self.sign_relay(address, table_id)).partition(" ")[2]
+        except Exception:
+            return None
+        return address if mac and hmac.compare_digest(mac, expected) else None
 
     async def view(self, table_id: str) -> Table | None:
         """For reads (HTTP): the live table if this node owns it, else what the database

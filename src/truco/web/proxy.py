@@ -6,7 +6,8 @@ owner's advertised address (``ws://<owner>/ws/<id>?hop=1``) and relays frames bo
 unchanged. The owner alone applies actions and sends views, so there is one referee per table
 and nothing to keep in step. ``hop=1`` marks a relayed connection: a node that is not the owner
 of a relayed connection's table (the lease moved meanwhile) closes it with 1012 rather than
-relay it again, and the client reconnects.
+relay it again, and the client reconnects. The owner counts a relayed connection's caps
+under the client's address, which the relaying node signs (:data:`RELAYED_FOR`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,11 @@ from truco.web.protocol import MAX_FRAME_BYTES
 
 log = logging.getLogger("truco.web")
 
+#: The header of a relayed connection: the client's address and an HMAC of it (with the
+#: table id) under the cluster's relay key, kept in Redis, so the owner counts the client's
+#: caps under the client's address and nobody else can claim one.
+RELAYED_FOR = "x-truco-relayed-for"
+
 
 def owner_url(address: str, table_id: str) -> str:
     base = address.rstrip("/")
@@ -33,13 +39,17 @@ def owner_url(address: str, table_id: str) -> str:
     return f"{base}/ws/{table_id}?hop=1"
 
 
-async def relay(ws: WebSocket, address: str, table_id: str) -> None:
+async def relay(ws: WebSocket, address: str, table_id: str, relayed_for: str) -> None:
     """Relay the accepted ``ws`` to the owner at ``address`` until either side closes; the
-    client gets the owner's close code (1012 when the owner could not be reached)."""
+    client gets the owner's close code (1012 when the owner could not be reached).
+    ``relayed_for`` (:data:`RELAYED_FOR`) tells the owner the client's address, signed."""
     code = RESTART
     try:
         async with connect(
-            owner_url(address, table_id), max_size=MAX_FRAME_BYTES, open_timeout=3
+            owner_url(address, table_id),
+            max_size=MAX_FRAME_BYTES,
+            open_timeout=3,
+            additional_headers={RELAYED_FOR: relayed_for},
         ) as upstream:
 
             async def up() -> None:

@@ -714,6 +714,15 @@ class Tables:
             conn.drop(ops.RESTART)
         log.warning("table %s: another node owns it now; let go", table.id)
 
+    async def relayed_for(self, header: str, table_id: str) -> str | None:
+        """The client address a cluster node vouches for in a relayed connection's header,
+        or None (one process relays nothing)."""
+        return None
+
+    async def sign_relay(self, address: str, table_id: str) -> str:
+        """The header a cluster node sends with a connection it relays."""
+        return ""
+
     async def view(self, table_id: str) -> Table | None:
         """A table for reading (the HTTP API): here, the live one (see :meth:`get`)."""
         return await self.get(table_id)
