@@ -139,13 +139,15 @@ TRANSIENT = ("stale", "draining", "moved", "server")
 
 @dataclass
 class Player:
-    """Plays one seat of one table over whichever node answers: on a lost connection it
-    reconnects with backoff (0.05 s doubling to 1 s) to the next node, as a browser behind a
-    load balancer would; an ``act`` is acknowledged once a state past its ``seq`` arrives."""
+    """Plays one seat of one table (or watches it) over whichever node answers: on a lost
+    connection it reconnects with backoff (0.05 s doubling to 1 s) to the next node, as a
+    browser behind a load balancer would; an ``act`` is acknowledged once a state past its
+    ``seq`` arrives."""
 
     table_id: str
-    seat: int
-    token: str
+    #: None (with no token): a spectator, who only watches.
+    seat: int | None
+    token: str | None
     nodes: list[Node]
     first: int
     rng: random.Random
@@ -168,7 +170,8 @@ class Player:
             node = self.nodes[index % len(self.nodes)]
             try:
                 async with connect(f"{node.ws}/{self.table_id}", open_timeout=2) as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    hello = {"type": "hello", "token": self.token} if self.token else {}
+                    await ws.send(json.dumps({"type": "hello", **hello}))
                     fresh = True
                     async for raw in ws:
                         message = json.loads(raw)

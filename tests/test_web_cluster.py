@@ -75,7 +75,11 @@ def check_views(data: TableData, player: Player) -> int:
         hidden = oracle.forbidden(view["seq"], player.seat)
         leaked = hidden & set(cards_in(view))
         assert not leaked, f"{node} sent p{player.seat} {sorted(leaked)} at seq {view['seq']}"
-        assert set(view["hand"]) <= {NAMES[c] for c in oracle.match.hands[-1].cards[player.seat]}
+        if player.seat is None:
+            assert "hand" not in view and "legal" not in view
+        else:
+            own = oracle.match.hands[-1].cards[player.seat]
+            assert set(view["hand"]) <= {NAMES[c] for c in own}
     return len(player.views)
 
 
@@ -90,11 +94,15 @@ def test_three_nodes_survive_a_kill_and_a_drain(backends: tuple[str, str], tmp_p
             Player(t["id"], 0, t["tokens"][0], nodes, i + 1, random.Random(i))
             for i, t in enumerate(tables)
         ]
+        watchers = [
+            Player(t["id"], None, None, nodes, i + 2, random.Random(i))
+            for i, t in enumerate(tables)
+        ]
         readiness: list[int] = []
 
         async def run() -> float:
             deadline = time.monotonic() + 75
-            games = [asyncio.create_task(p.play(deadline)) for p in players]
+            games = [asyncio.create_task(p.play(deadline)) for p in players + watchers]
             await asyncio.sleep(1.5)
             assert not any(p.over for p in players), "the games ended before the kill"
             nodes[0].proc.send_signal(signal.SIGKILL)  # mid-hand
@@ -131,6 +139,10 @@ def test_three_nodes_survive_a_kill_and_a_drain(backends: tuple[str, str], tmp_p
             for seq, action in player.acked:
                 assert tokens[seq] == action, f"acknowledged {action!r} at {seq} was lost"
             assert check_views(data, player) > 10
+        for watcher in watchers:
+            assert watcher.over
+            assert check_views(stored(database, watcher.table_id), watcher) > 10
+        for player in players:
             r = httpx.get(f"{survivor.http}/api/tables/{player.table_id}/game.truco", timeout=10)
             assert r.status_code == 200, r.text
             record = loads(r.text)
@@ -138,6 +150,7 @@ def test_three_nodes_survive_a_kill_and_a_drain(backends: tuple[str, str], tmp_p
             assert len(result.match.hands) == len(record.hands)
             assert {c.status for c in verify_record(record)} == {VERIFIED}
         assert sum(p.reconnects for p in players) >= 2
+        assert sum(len(p.acked) for p in players) > 50
     finally:
         stop_nodes(nodes)
 
