@@ -298,7 +298,11 @@ class Store:
         )
 
     @staticmethod
-    def rename(conn: Connection, table_id: str, seat: int, name: str) -> None:
+    def rename(
+        conn: Connection, table_id: str, seat: int, name: str, fence: int | None = None
+    ) -> None:
+        if fence is not None:
+            Store.take_fence(conn, table_id, fence)
         conn.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
@@ -306,7 +310,11 @@ class Store:
         )
 
     @staticmethod
-    def finish(conn: Connection, table_id: str, winner: int | None) -> None:
+    def finish(
+        conn: Connection, table_id: str, winner: int | None, fence: int | None = None
+    ) -> None:
+        if fence is not None:
+            Store.take_fence(conn, table_id, fence)
         conn.execute(
             update(TableRow).where(TableRow.id == table_id).values(status="over", winner=winner)
         )

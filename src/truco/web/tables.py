@@ -316,9 +316,14 @@ class Table:
         async with self.lock:
             table_id, name = self.id, msg.name
             try:
-                await self.registry.writer.run(lambda c: Store.rename(c, table_id, seat, name))
+                fence = self.registry.fence_of(table_id)
+                await self.registry.writer.run(
+                    lambda c: Store.rename(c, table_id, seat, name, fence)
+                )
             except Exception as e:
                 log.error("table %s: could not store a name: %s", self.id, e)
+                if isinstance(e, Fenced):
+                    self.registry.disown(self)
                 raise ProtocolError("server", "the name could not be saved; try again") from None
             self.seats[seat].name = name
             self.broadcast()
@@ -361,7 +366,7 @@ class Table:
             await writer.append(ActionData(self.id, seq, seat, action, token(action), fence))
             if self.match.over:
                 winner, table_id = self.match.winner, self.id
-                await writer.run(lambda c: Store.finish(c, table_id, winner))
+                await writer.run(lambda c: Store.finish(c, table_id, winner, fence))
         except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
             log.error("table %s: could not store action %d: %s", self.id, seq, e)
             if isinstance(e, Fenced):  # another node owns it now: this one lets it go
