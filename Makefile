@@ -29,12 +29,14 @@ typecheck: $(STAMP)
 pytest: $(STAMP) test-deps
 	$(BIN)/pytest -q
 
-# The browser tests drive Debian's chromium and the PostgreSQL test starts a throwaway
-# cluster (initdb/pg_ctl, in a temp dir, on a free port): install them when missing. CI runs
+# The browser tests drive Debian's chromium, the PostgreSQL test starts a throwaway
+# cluster (initdb/pg_ctl, in a temp dir, on a free port) and the cluster tests a throwaway
+# redis-server too: install them when missing. CI runs
 # as root with no stdin; without root the step says what is missing and those tests skip.
 test-deps:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
 	  || missing="$$missing postgresql"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \

@@ -14,6 +14,14 @@ ends is replaced by a new one. After a warm-up it measures, for ``--seconds``:
 
     .venv/bin/python benchmarks/web_load.py --tables 500 --seconds 60
     .venv/bin/python benchmarks/web_load.py --tables 50 --think 0 --seconds 20
+    .venv/bin/python benchmarks/web_load.py --nodes 3 --tables 100 --think 0 --seconds 20
+
+``--nodes N`` (issue 16) starts N cluster nodes sharing a throwaway PostgreSQL cluster and
+redis-server (as the tests do; or give ``--database-url`` and ``--redis-url``): table *i* is
+created on node *i mod N* and both its seats connect there (a load balancer that keeps a
+table's clients on its owner; ``--spread`` connects the second seat to the next node, so its
+messages are relayed). CPU and memory are summed over the nodes. With ``--nodes 1`` and no
+URLs the single process runs on SQLite, as before (``--cluster``: one node of a cluster).
 
 It prints a Markdown table row and, with ``--json``, the figures as JSON. This is a
 benchmark, not a test: run it on a quiet machine.
@@ -23,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -116,6 +125,7 @@ async def table_loop(
     ready: asyncio.Event,
     counter: list[int],
     total: int,
+    second_url: str,
 ) -> None:
     rng = random.Random(index)
     first = True
@@ -133,7 +143,7 @@ async def table_loop(
         try:
             async with (
                 connect(f"{ws_url}/{data['id']}", open_timeout=60) as a,
-                connect(f"{ws_url}/{data['id']}", open_timeout=60) as b,
+                connect(f"{second_url}/{data['id']}", open_timeout=60) as b,
             ):
                 for ws, s in ((a, 0), (b, 1)):
                     await ws.send(json.dumps({"type": "hello", "token": tokens[s]}))
@@ -178,46 +188,65 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
-async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
+async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> dict[str, Any]:
     stats = Stats()
     stop = asyncio.Event()
     ready = asyncio.Event()
     held: dict[int, bool] = {}
     counter = [0]
-    ws_url = base.replace("http://", "ws://") + "/ws"
+    n = len(bases)
     limits = httpx.Limits(max_connections=100)
-    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
-        tasks = [
-            asyncio.create_task(
-                table_loop(
-                    http, ws_url, i, args.think, stats, held, stop, ready, counter, args.tables
+    clients = [httpx.AsyncClient(base_url=b, limits=limits, timeout=60) for b in bases]
+    try:
+        tasks = []
+        for i in range(args.tables):
+            ws_url = bases[i % n].replace("http://", "ws://") + "/ws"
+            other = bases[(i + 1) % n if args.spread else i % n].replace("http://", "ws://")
+            tasks.append(
+                asyncio.create_task(
+                    table_loop(
+                        clients[i % n],
+                        ws_url,
+                        i,
+                        args.think,
+                        stats,
+                        held,
+                        stop,
+                        ready,
+                        counter,
+                        args.tables,
+                        other + "/ws",
+                    )
                 )
             )
-            for i in range(args.tables)
-        ]
         t0 = time.monotonic()
         await asyncio.wait_for(ready.wait(), timeout=300)
         setup = time.monotonic() - t0
         await asyncio.sleep(args.warmup)
         stats.measuring = True
-        cpu0 = cpu_seconds(pid) if pid else 0.0
+        cpu0 = sum(cpu_seconds(p) for p in pids)
         start = time.monotonic()
         await asyncio.sleep(args.seconds)
         elapsed = time.monotonic() - start
         stats.measuring = False
-        cpu1 = cpu_seconds(pid) if pid else 0.0
-        rss = rss_mib(pid) if pid else 0.0
+        cpu1 = sum(cpu_seconds(p) for p in pids)
+        rss = sum(rss_mib(p) for p in pids)
         stop.set()
         await asyncio.wait(tasks, timeout=10)
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        for c in clients:
+            await c.aclose()
+    pid = bool(pids)
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 1) if lat else 0.0
 
     return {
+        "nodes": n,
         "tables": args.tables,
         "think_s": args.think,
         "seconds": round(elapsed, 1),
@@ -254,55 +283,87 @@ def main() -> int:
         choices=["NORMAL", "FULL"],
         help="the started server's SQLite setting (default: FULL, the server's default)",
     )
+    p.add_argument("--nodes", type=int, default=1, help="cluster nodes to start (issue 16)")
+    p.add_argument("--database-url", help="the nodes' PostgreSQL (default: a throwaway one)")
+    p.add_argument("--redis-url", help="the nodes' Redis (default: a throwaway one)")
+    p.add_argument("--spread", action="store_true", help="second seat on the next node")
+    p.add_argument(
+        "--cluster", action="store_true", help="cluster nodes (PostgreSQL, Redis) even for one"
+    )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
-    server: subprocess.Popen[bytes] | None = None
+    servers: list[subprocess.Popen[bytes]] = []
     tmp = tempfile.TemporaryDirectory(prefix="truco-load-")
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        port = free_port()
-        base = f"http://127.0.0.1:{port}"
-        db = Path(tmp.name) / "load.sqlite3"
-        server = subprocess.Popen(
-            [
-                *(sys.executable, "-m", "truco.cli", "serve", "--port", str(port)),
-                *("--database-url", f"sqlite:///{db}", "--log-level", "warning"),
-                # One load generator is one client address: lift the caps per address.
-                *("--tables-per-hour", "1000000", "--max-connections-per-address", "100000"),
-                *("--address-rate-per-s", "1000000"),
-                *("--sqlite-synchronous", args.sqlite_synchronous),
-                # Clients that never think go past a person's rate limit.
-                *(("--rate-per-s", "1000") if args.think < 0.1 else ()),
-            ],
-        )
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/healthz", timeout=1).raise_for_status()
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    print("error: the server did not start", file=sys.stderr)
-                    return 1
-                time.sleep(0.2)
+    stack = contextlib.ExitStack()
+    bases: list[str] = []
     try:
-        result = asyncio.run(run(args, base, server.pid if server else None))
+        if args.url:
+            bases = [args.url.rstrip("/")]
+        else:
+            cluster: list[str] = []
+            if args.nodes > 1 or args.cluster or args.database_url or args.redis_url:
+                database, redis = args.database_url, args.redis_url
+                if not database or not redis:
+                    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+                    from cluster_helpers import redis_server
+                    from web_helpers import postgres
+
+                    database = database or stack.enter_context(postgres())
+                    redis = redis or stack.enter_context(redis_server())
+                cluster = ["--database-url", database, "--redis-url", redis]
+            for i in range(args.nodes):
+                port = free_port()
+                bases.append(f"http://127.0.0.1:{port}")
+                db = Path(tmp.name) / "load.sqlite3"
+                where = cluster or ["--database-url", f"sqlite:///{db}"]
+                servers.append(
+                    subprocess.Popen(
+                        [
+                            *(sys.executable, "-m", "truco.cli", "serve", "--port", str(port)),
+                            *where,
+                            *(("--node-id", f"n{i}") if cluster else ()),
+                            "--log-level",
+                            "warning",
+                            # One load generator is one client address: lift the caps.
+                            *("--tables-per-hour", "1000000"),
+                            *("--max-connections-per-address", "100000"),
+                            *("--address-rate-per-s", "1000000"),
+                            *("--sqlite-synchronous", args.sqlite_synchronous),
+                            # Clients that never think go past a person's rate limit.
+                            *(("--rate-per-s", "1000") if args.think < 0.1 else ()),
+                        ],
+                    )
+                )
+            for base, server in zip(bases, servers, strict=True):
+                deadline = time.monotonic() + 30
+                while True:
+                    try:
+                        httpx.get(base + "/healthz", timeout=1).raise_for_status()
+                        break
+                    except httpx.HTTPError:
+                        if time.monotonic() > deadline or server.poll() is not None:
+                            print("error: the server did not start", file=sys.stderr)
+                            return 1
+                        time.sleep(0.2)
+        result = asyncio.run(run(args, bases, [s.pid for s in servers]))
     finally:
-        if server is not None:
+        for server in servers:
             server.terminate()
+        for server in servers:
             server.wait(timeout=30)
+        stack.close()
         tmp.cleanup()
     if args.json:
         print(json.dumps(result))
     lat = result["latency_ms"]
     print(
-        "| tables | think (s) | tables held | actions/s | p50 ms | p99 ms | max ms "
+        "| nodes | tables | think (s) | tables held | actions/s | p50 ms | p99 ms | max ms "
         "| server CPU | RSS MiB |"
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     print(
-        f"| {result['tables']} | {result['think_s']} | {result['tables_held']} | "
+        f"| {result['nodes']} | {result['tables']} | {result['think_s']} | "
+        f"{result['tables_held']} | "
         f"{result['actions_per_s']} | {lat['p50']} | {lat['p99']} | {lat['max']} | "
         f"{result['server_cpu_percent']}% | {result['server_rss_mib']} |"
     )

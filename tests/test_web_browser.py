@@ -248,8 +248,12 @@ def test_a_2v2_with_señas_the_human_sees_the_bot_partners_seña(
 def test_a_flor_table_where_flor_is_sung(
     page: Page, server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import truco.web.deals
     import truco.web.tables
 
+    # Dealt from its seed, as a table stored before the deal commitments (issue 16): seed 8
+    # deals seat 0 a flor.
+    monkeypatch.setattr(truco.web.deals, "new_secret", lambda: "")
     monkeypatch.setattr(truco.web.tables, "_seed", lambda: 8)  # seat 0 is dealt a flor
     open_table_with(page, server, "argentino", 2, "flor")
     flor = page.locator("button.act-flor:not([disabled])")
@@ -285,3 +289,19 @@ def test_a_caught_opponent_seña_is_marked_caught(page: Page, server: LiveServer
     assert caught.count() >= 1
     assert "pillada" in caught.first.inner_text().lower()
     assert page.locator(".seat.team0 .sena-mark.caught").count() == 0  # partners: not "caught"
+
+
+def test_the_table_lists_the_deal_commitments(page: Page, server: LiveServer) -> None:
+    """Issue 16: the page lists each hand's commitment ("mano 1: compromiso ...") before any
+    seed; the seeds come only once a hand may be shown."""
+    open_table_against_a_bot(page, server)
+    table_id = page.url.rsplit("/", 1)[1].split("#")[0]
+    dealer = server.table(table_id).dealer
+    assert dealer is not None
+    first = page.locator("#deal-list #deal-1")
+    first.wait_for(state="attached")
+    assert first.text_content() == f"mano 1: compromiso {dealer.commitment(1)[:12]}…"
+    assert page.locator("#deal-list #deal-2").text_content() == (
+        f"mano 2: compromiso {dealer.commitment(2)[:12]}…"
+    )
+    assert "semilla" not in (page.locator("#deal-list").text_content() or "")

@@ -205,7 +205,7 @@ class SenaOracle:
     cache: dict[tuple[int, int | None], list[tuple[int, str, bool]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.match = Match(self.table.rules, seed=self.table.seed)
+        self.match = self.table.fresh_match()
 
     def seen(self, seq: int, viewer: int | None) -> list[tuple[int, str, bool]]:
         while (seq, viewer) not in self.cache:

@@ -183,7 +183,7 @@ class Oracle:
     cache: dict[tuple[int, int | None], frozenset[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.match = Match(self.table.rules, seed=self.table.seed)
+        self.match = self.table.fresh_match()
 
     def forbidden(self, seq: int, viewer: int | None) -> frozenset[str]:
         while (seq, viewer) not in self.cache:

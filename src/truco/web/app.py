@@ -39,15 +39,19 @@ from starlette.websockets import WebSocketDisconnect
 from truco import __version__
 from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
+from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
+from truco.web import deals
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
+from truco.web.lease import Elsewhere
 from truco.web.limits import AddressCount, BodyLimit, Window
 from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
+from truco.web.proxy import RELAYED_FOR, relay
 from truco.web.settings import Settings
 from truco.web.store import Store
-from truco.web.tables import Incompatible, ServerFull, Table, Tables
+from truco.web.tables import Draining, Incompatible, ServerFull, Table, Tables
 from truco.web.views import table_talk
 from truco.web.writer import Writer
 
@@ -200,6 +204,11 @@ def _record_response(text: str, filename: str) -> Response:
     )
 
 
+def table_deal(dealer: Dealer) -> dict[str, Any]:
+    """The ``deal`` message of a new table: its first hand's commitment."""
+    return deals.message(dealer, [deals.entry(dealer, 1, False)])
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The app; the database, writer thread and bot workers start with its lifespan."""
     settings = settings or Settings()
@@ -212,7 +221,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = Writer(store)
         runner = BotRunner(settings.bot_executor, settings.bot_workers, settings.search_concurrency)
         downloads = Downloads()
-        tables = Tables(settings, store, writer, runner)
+        if settings.redis_url:
+            from truco.web.cluster import ClusterTables
+
+            tables: Tables = ClusterTables(settings, store, writer, runner)
+        else:
+            tables = Tables(settings, store, writer, runner)
         app.state.tables = tables
         app.state.downloads = downloads
         tables.start()
@@ -266,7 +280,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     async def table_or_404(request: Request, table_id: str) -> Table:
         try:
-            table = await registry(request).get(table_id) if _ID.fullmatch(table_id) else None
+            table = await registry(request).view(table_id) if _ID.fullmatch(table_id) else None
         except Incompatible as e:
             raise HTTPException(409, str(e)) from None
         except ServerFull as e:
@@ -296,8 +310,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page("rules.html")
 
     @app.get("/healthz")
-    async def health() -> dict[str, str]:
-        return {"status": "ok", "version": __version__}
+    async def health(request: Request) -> dict[str, str]:
+        """Liveness: the process answers."""
+        return {"status": "ok", "version": __version__, "node": registry(request).node}
+
+    @app.get("/readyz")
+    async def ready(request: Request) -> JSONResponse:
+        """Readiness: 200 while this node takes tables, 503 ``draining`` once SIGTERM came."""
+        tables = registry(request)
+        body = {
+            "status": "draining" if tables.drain.draining else "ready",
+            "node": tables.node,
+            "live_tables": len(tables.live),
+        }
+        return JSONResponse(body, status_code=503 if tables.drain.draining else 200)
 
     info = variants_info()
 
@@ -341,6 +367,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     for i, t in sorted(secrets.items())
                 ],
                 "watch": f"{base}/t/{table.id}",
+                # The commitment to the first hand's deal (docs/protocol.md, "deal").
+                "deal": None if table.dealer is None else table_deal(table.dealer),
             },
             status_code=201,
         )
@@ -388,6 +416,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def play(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         address = client_address(ws)
+        relayed = ws.headers.get(RELAYED_FOR)
+        if relayed:  # a cluster node relays a client: count the client, not the node
+            address = await registry(ws).relayed_for(relayed, table_id) or address
         conn = Conn(ws, settings.rate_per_s, settings.rate_burst, address, sockets.bucket(address))
         if not sockets.take(address, settings.max_connections_per_address):
             conn.send(
@@ -410,6 +441,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             table = await registry(ws).get(table_id) if _ID.fullmatch(table_id) else None
             refusal = error("no_table", "there is no such table")
+        except Elsewhere as e:  # a cluster: the owner serves it, through this node
+            if ws.query_params.get("hop"):
+                table, refusal, code = None, error("moved", "the table moved; reconnect"), 1012
+            else:
+                tables = registry(ws)
+                signed = await tables.sign_relay(client_address(ws), table_id)
+                await relay(ws, e.address, table_id, signed)
+                return
+        except Draining as e:
+            table, refusal, code = None, error("draining", str(e)), 1012
         except Incompatible as e:
             table, refusal, code = None, error("incompatible", str(e)), 4409
         except ServerFull as e:

@@ -52,6 +52,43 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="delete finished and abandoned tables past their retention, then exit",
     )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help="text lines, or one JSON object a line; both carry the node id",
+    )
+    p.add_argument(
+        "--bot-executor",
+        default=DEFAULTS.bot_executor,
+        choices=["process", "thread"],
+        help="bots think in worker processes, or threads (default: %(default)s)",
+    )
+    cluster = p.add_argument_group("cluster (docs/deploy.md)")
+    cluster.add_argument("--node-id", default="", help="this node's id (default: host-pid)")
+    cluster.add_argument(
+        "--redis-url",
+        default=None,
+        help="run as one node of a cluster: Redis holds which node owns each live table "
+        "(with --database-url postgresql://...)",
+    )
+    cluster.add_argument(
+        "--lease-ms",
+        type=int,
+        default=DEFAULTS.lease_ms,
+        help="how long a node's lease on a table lasts unless renewed (default: %(default)s)",
+    )
+    cluster.add_argument(
+        "--advertise-url",
+        default="",
+        help="where the other nodes reach this one (default: http://HOST:PORT)",
+    )
+    cluster.add_argument(
+        "--drain-grace",
+        type=float,
+        default=DEFAULTS.drain_grace,
+        help="seconds a node drained by SIGTERM says so on /readyz before it exits",
+    )
 
 
 DEFAULTS = Settings()
@@ -110,6 +147,12 @@ def settings_of(args: argparse.Namespace) -> Settings:
         bot_workers=args.bot_workers,
         rate_per_s=args.rate_per_s,
         rate_burst=2 * args.rate_per_s,
+        bot_executor=args.bot_executor,
+        node_id=args.node_id,
+        redis_url=args.redis_url,
+        lease_ms=args.lease_ms,
+        advertise_url=args.advertise_url or f"http://{args.host}:{args.port}",
+        drain_grace=args.drain_grace,
         **{field: getattr(args, field) for _, field, _, _ in CAPS},
     )
 
@@ -131,5 +174,8 @@ def serve(args: argparse.Namespace) -> int:
         return 0
     from truco.web.server import serve as run
 
-    run(args.host, args.port, settings, log_level=args.log_level)
+    if settings.redis_url and settings.database_url.startswith("sqlite"):
+        print("truco serve: a cluster (--redis-url) needs a shared database (postgresql://)")
+        return 2
+    run(args.host, args.port, settings, log_level=args.log_level, log_format=args.log_format)
     return 0

@@ -89,6 +89,17 @@ class Conn:
             self.closed = True
             self.close_code = code
 
+    def drop(self, code: int) -> None:
+        """Close the connection from the server's side now (the browser gets ``code``)."""
+        self.close(code)
+        self._wake.set()
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(self._close_socket(code))
+
+    async def _close_socket(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code)
+
     async def pump(self) -> None:
         """Send the outbox, in order, until the connection closes."""
         try:

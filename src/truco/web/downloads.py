@@ -21,10 +21,12 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
+from truco.fairness import Dealer
 from truco.match import HandLog, Match
 from truco.records import Record, dumps
 from truco.referee import record_of, replay
 from truco.variants import Rules
+from truco.web import deals
 
 
 def revealable(log: HandLog, players: int) -> bool:
@@ -96,24 +98,34 @@ class Downloadable(Protocol):
     rules: Rules
     seed: int
     actions: list[tuple[int, int]]
+    dealer: Dealer | None
 
     @property
     def names(self) -> list[str]: ...
 
 
 def build(
-    rules: Rules, seed: int, actions: tuple[tuple[int, int], ...], names: list[str], number: int
+    rules: Rules,
+    seed: int,
+    actions: tuple[tuple[int, int], ...],
+    names: list[str],
+    number: int,
+    dealer: Dealer | None = None,
 ) -> str:
     """The ``.truco`` text of the game (``number`` 0) or of finished hand ``number``.
 
     Replays the action log on a fresh match, so it touches nothing the event loop holds and
-    runs in a worker thread.
+    runs in a worker thread. The game's record (offered once it is over) carries the
+    ``[deal_proof]`` of a table with a ``dealer``; a hand's record stands alone and does not
+    (its hand is not hand 1 of the table's commitments).
     """
-    match = Match(rules, seed=seed)
+    match = deals.new_match(rules, seed, dealer)
     for _, action in actions:
         match.apply(action)
     whole = record_of(match, names)
     if number == 0:
+        if dealer is not None and match.over:
+            whole.deal_proof = deals.proof(dealer, match)
         return dumps(whole)
     log = match.hands[number - 1]
     return dumps(hand_record(whole, rules, number, log.mano, log.kind))
@@ -148,7 +160,14 @@ class Downloads:
             loop = asyncio.get_running_loop()
             pending = asyncio.ensure_future(
                 loop.run_in_executor(
-                    self._pool, build, table.rules, table.seed, actions, names, number
+                    self._pool,
+                    build,
+                    table.rules,
+                    table.seed,
+                    actions,
+                    names,
+                    number,
+                    table.dealer,
                 )
             )
             self._building[key] = pending

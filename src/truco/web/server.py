@@ -1,12 +1,19 @@
-"""``truco serve``: run the app with uvicorn."""
+"""``truco serve``: run the app with uvicorn; SIGTERM drains the node before it exits."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
+from types import FrameType
+from typing import Any
 
 from truco.web.app import create_app
+from truco.web.ops import configure_logging, node_id
 from truco.web.protocol import MAX_FRAME_BYTES
 from truco.web.settings import Settings
+
+log = logging.getLogger("truco.web")
 
 
 def serve(
@@ -14,23 +21,55 @@ def serve(
     port: int = 8000,
     settings: Settings | None = None,
     log_level: str = "info",
+    log_format: str = "text",
 ) -> None:
-    """Serve until interrupted. Tables are in the database, so a restart loses nothing."""
+    """Serve until interrupted. Tables are in the database, so a restart loses nothing.
+
+    The first SIGTERM drains (``docs/deploy.md``): ``/readyz`` says ``draining``, no table is
+    taken any more, in-flight commits finish, leases are released and connections closed
+    with 1012 (clients reconnect elsewhere); then the server exits. A second one, or SIGINT,
+    exits at once.
+    """
     import uvicorn
 
     settings = settings or Settings()
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s: %(name)s: %(message)s")
-    print(f"truco: http://{host}:{port}/  (database: {_shown(settings.database_url)})")
-    uvicorn.run(
-        create_app(settings),
+    grace = settings.drain_grace
+    node = node_id(settings.node_id)
+    configure_logging(log_level, log_format, node)
+    print(f"truco: http://{host}:{port}/  (database: {_shown(settings.database_url)})", flush=True)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=host,
         port=port,
         ws_max_size=MAX_FRAME_BYTES,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         log_level=log_level,
+        log_config=None,
         access_log=False,
     )
+
+    class Draining(uvicorn.Server):
+        draining = False
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if sig != signal.SIGTERM or self.draining:
+                super().handle_exit(sig, frame)
+                return
+            self.draining = True
+            asyncio.get_event_loop().create_task(self._drain())
+
+        async def _drain(self) -> None:
+            try:
+                await app.state.tables.drain_all()
+                await asyncio.sleep(grace)
+            except Exception:
+                log.exception("the drain failed")
+            self.should_exit = True
+
+    server: Any = Draining(config)
+    server.run()
 
 
 def _shown(url: str) -> str:

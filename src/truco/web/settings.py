@@ -85,3 +85,15 @@ class Settings:
     #: Engine versions besides this one whose stored tables replay exactly here (a table
     #: dealt by any other version is refused with ``incompatible``, never re-dealt).
     compatible_engines: tuple[str, ...] = ()
+    #: This node's id in logs, ``/readyz`` and leases (issue 16); "" means ``<host>-<pid>``.
+    node_id: str = ""
+    #: A cluster (issue 16): the Redis that holds the tables' leases, e.g.
+    #: ``redis://10.0.0.5:6379/0``. None: one process holds every table (the default).
+    redis_url: str | None = None
+    #: How long a node's lease on a table lasts unless renewed (renewed every third of it).
+    lease_ms: int = 10_000
+    #: Where the other nodes reach this one (``http://10.0.0.1:8000``); ``truco serve`` sets
+    #: it from ``--advertise-url``, else from its host and port.
+    advertise_url: str = ""
+    #: Seconds a draining node keeps answering ``/readyz`` with "draining" before it exits.
+    drain_grace: float = 1.0

@@ -34,8 +34,10 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -65,6 +67,13 @@ class TableRow(Base):
     winner: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
     #: The engine version that dealt it (a different engine may deal differently).
     engine: Mapped[str] = mapped_column(String(32))
+    #: The secret its hands' seeds come from (:mod:`truco.web.deals`), 64 hex digits; never
+    #: sent. None for tables stored before issue 16 (they deal from ``seed``).
+    deal_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: On a cluster (issue 16): the highest fencing token that wrote to this table. A node
+    #: commits only with a token at least this high (``WHERE fence <= :token``), so a node
+    #: whose lease was taken over (a newer token) can never commit again.
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
 
 
 class SeatRow(Base):
@@ -79,6 +88,10 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
     name: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class Fenced(Exception):
+    """A write with a fencing token older than the table's: another node owns the table."""
 
 
 class ActionRow(Base):
@@ -119,6 +132,7 @@ class TableData:
     seats: tuple[SeatData, ...]
     #: (seat, action) in order.
     actions: tuple[tuple[int, int], ...]
+    deal_secret: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +142,8 @@ class ActionData:
     seat: int
     action: int
     token: str
+    #: The writing node's fencing token (a cluster), checked in the same transaction.
+    fence: int | None = None
 
 
 def normalize_url(url: str) -> str:
@@ -173,6 +189,18 @@ class Store:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, synchronous)
         Base.metadata.create_all(self.engine)
+        self._add_columns()
+
+    def _add_columns(self) -> None:
+        """Add the columns newer than a database's tables (``create_all`` adds only tables)."""
+        have = {c["name"] for c in inspect(self.engine).get_columns(TableRow.__tablename__)}
+        with self.engine.begin() as conn:
+            if "deal_secret" not in have:
+                conn.execute(text("ALTER TABLE truco_tables ADD COLUMN deal_secret VARCHAR(64)"))
+            if "fence" not in have:
+                conn.execute(
+                    text("ALTER TABLE truco_tables ADD COLUMN fence BIGINT NOT NULL DEFAULT 0")
+                )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -192,6 +220,7 @@ class Store:
         bot_level: str,
         engine: str,
         seats: list[SeatData],
+        deal_secret: str | None = None,
     ) -> None:
         conn.execute(
             insert(TableRow),
@@ -208,6 +237,7 @@ class Store:
                     "status": "playing",
                     "winner": None,
                     "engine": engine,
+                    "deal_secret": deal_secret,
                 }
             ],
         )
@@ -227,7 +257,30 @@ class Store:
         )
 
     @staticmethod
+    def take_fence(conn: Connection, table_id: str, token: int, takeover: bool = False) -> None:
+        """Raise the table's fence to ``token``, or :class:`Fenced` if it is higher already
+        (or, for a ``takeover``, as high: a new owner's token must be above every token
+        that wrote before). The row stays locked until the transaction ends: a commit with
+        an older token waits for it, then fails."""
+        newer = TableRow.fence < token if takeover else TableRow.fence <= token
+        result = conn.execute(
+            update(TableRow).where(TableRow.id == table_id, newer).values(fence=token)
+        )
+        if result.rowcount != 1:
+            raise Fenced(f"table {table_id}: fencing token {token} is stale")
+
+    def fence(self, table_id: str) -> int:
+        """The table's fence now (0 when it has none)."""
+        with self.engine.connect() as conn:
+            got = conn.execute(select(TableRow.fence).where(TableRow.id == table_id)).first()
+        return 0 if got is None else int(got[0])
+
+    @staticmethod
     def insert_actions(conn: Connection, rows: list[ActionData]) -> None:
+        fences = {(r.table_id, r.fence) for r in rows if r.fence is not None}
+        for table_id, token in sorted(fences):
+            assert token is not None
+            Store.take_fence(conn, table_id, token)
         at = _now()
         conn.execute(
             insert(ActionRow),
@@ -245,7 +298,11 @@ class Store:
         )
 
     @staticmethod
-    def rename(conn: Connection, table_id: str, seat: int, name: str) -> None:
+    def rename(
+        conn: Connection, table_id: str, seat: int, name: str, fence: int | None = None
+    ) -> None:
+        if fence is not None:
+            Store.take_fence(conn, table_id, fence)
         conn.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
@@ -253,7 +310,11 @@ class Store:
         )
 
     @staticmethod
-    def finish(conn: Connection, table_id: str, winner: int | None) -> None:
+    def finish(
+        conn: Connection, table_id: str, winner: int | None, fence: int | None = None
+    ) -> None:
+        if fence is not None:
+            Store.take_fence(conn, table_id, fence)
         conn.execute(
             update(TableRow).where(TableRow.id == table_id).values(status="over", winner=winner)
         )
@@ -272,6 +333,7 @@ class Store:
                     TableRow.bot_level,
                     TableRow.status,
                     TableRow.engine,
+                    TableRow.deal_secret,
                 ).where(TableRow.id == table_id)
             ).first()
             if t is None:
@@ -301,6 +363,7 @@ class Store:
             engine=t.engine,
             seats=tuple(SeatData(s.kind, s.bot, s.name, s.token_hash) for s in seats),
             actions=tuple((a.seat, a.action) for a in actions),
+            deal_secret=t.deal_secret,
         )
 
     def table_ids(self, status: str | None = None) -> list[str]:

@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import views
+from truco.web import deals, ops, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -52,7 +52,7 @@ from truco.web.protocol import (
     error,
 )
 from truco.web.settings import Settings
-from truco.web.store import ActionData, SeatData, Store, TableData
+from truco.web.store import ActionData, Fenced, SeatData, Store, TableData
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
@@ -70,6 +70,10 @@ class Incompatible(Exception):
 
 class ServerFull(Exception):
     """This process holds as many live tables as ``max_live_tables`` allows."""
+
+
+class Draining(ServerFull):
+    """This node is draining (SIGTERM): it takes no table any more."""
 
 
 @dataclass(slots=True)
@@ -93,6 +97,7 @@ class Table:
         bot_level: str,
         seats: list[Seat],
         options: dict[str, Any],
+        deal_secret: str | None = None,
     ) -> None:
         self.registry = registry
         self.id = table_id
@@ -101,7 +106,10 @@ class Table:
         self.bot_level = bot_level
         self.seats = seats
         self.options = options
-        self.match = Match(rules, seed=seed)
+        #: Deals each hand from a committed seed (None: a table stored before issue 16).
+        self.dealer = deals.dealer_of(table_id, deal_secret)
+        self.deal_ledger = deals.Ledger()
+        self.match = self.fresh_match()
         self.actions: list[tuple[int, int]] = []
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
@@ -130,6 +138,23 @@ class Table:
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    def fresh_match(self) -> Match:
+        """This table's match before any action (dealt as its first hand was)."""
+        return deals.new_match(self.rules, self.seed, self.dealer)
+
+    def deal_news(self) -> str | None:
+        """The ``deal`` message of the commitments and seeds not yet sent to everyone."""
+        if self.dealer is None:
+            return None
+        news = self.deal_ledger.news(self.dealer, self.match, self.offered())
+        return None if news is None else encode(news)
+
+    def deal_history(self) -> str | None:
+        """The ``deal`` message of everything published so far, for a connection that joins."""
+        if self.dealer is None:
+            return None
+        return encode(deals.history(self.dealer, self.match, self.offered()))
 
     def replay(self, actions: Sequence[tuple[int, int]]) -> None:
         """Apply a stored log (resuming after a restart)."""
@@ -200,6 +225,10 @@ class Table:
             return
         self._last_flush = asyncio.get_running_loop().time()
         self.broadcasts += 1
+        news = self.deal_news()
+        if news is not None:
+            for c in self.everyone():
+                c.send(news)
         meta = self._seat_meta()
         for i, s in enumerate(self.seats):
             if s.conns:
@@ -212,6 +241,9 @@ class Table:
                 c.send(text, state=True)
 
     # ------------------------------------------------------------------ connections
+
+    def everyone(self) -> list[Conn]:
+        return [c for s in self.seats for c in s.conns] + list(self.spectators)
 
     def detach(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -266,6 +298,9 @@ class Table:
         conn.seat = seat
         self.last_active = time.monotonic()
         conn.send(self.welcome(seat))
+        history = self.deal_history()
+        if history is not None:
+            conn.send(history)
         self.broadcast()
         self.kick_bots()
 
@@ -281,9 +316,14 @@ class Table:
         async with self.lock:
             table_id, name = self.id, msg.name
             try:
-                await self.registry.writer.run(lambda c: Store.rename(c, table_id, seat, name))
+                fence = self.registry.fence_of(table_id)
+                await self.registry.writer.run(
+                    lambda c: Store.rename(c, table_id, seat, name, fence)
+                )
             except Exception as e:
                 log.error("table %s: could not store a name: %s", self.id, e)
+                if isinstance(e, Fenced):
+                    self.registry.disown(self)
                 raise ProtocolError("server", "the name could not be saved; try again") from None
             self.seats[seat].name = name
             self.broadcast()
@@ -322,14 +362,17 @@ class Table:
         writer = self.registry.writer
         self._storing = True
         try:
-            await writer.append(ActionData(self.id, seq, seat, action, token(action)))
+            fence = self.registry.fence_of(self.id)
+            await writer.append(ActionData(self.id, seq, seat, action, token(action), fence))
             if self.match.over:
                 winner, table_id = self.match.winner, self.id
-                await writer.run(lambda c: Store.finish(c, table_id, winner))
+                await writer.run(lambda c: Store.finish(c, table_id, winner, fence))
         except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
             log.error("table %s: could not store action %d: %s", self.id, seq, e)
+            if isinstance(e, Fenced):  # another node owns it now: this one lets it go
+                self.registry.disown(self)
             self.actions.pop()
-            self.match = Match(self.rules, seed=self.seed)
+            self.match = self.fresh_match()
             kept, self.actions = self.actions, []
             self.replay(kept)
             raise ProtocolError("server", "the action could not be saved; try again") from e
@@ -431,6 +474,8 @@ class Tables:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self.renames = Window(settings.renames_per_minute, 60.0)
         self._tasks: list[asyncio.Task[None]] = []
+        self.node = ops.node_id(settings.node_id)
+        self.drain = ops.Drain()
 
     def start(self) -> None:
         """Start the background jobs: unloading idle tables, the bots' watchdog, the purge."""
@@ -508,6 +553,8 @@ class Tables:
         """
         if bot_level not in BOT_LEVELS:
             raise TrucoError(f"bot level must be one of {', '.join(BOT_LEVELS)}")
+        if self.drain.draining:
+            raise Draining("this server is draining; try again")
         settings: dict[str, Any] = dict(options)
         for key in ("players", "target"):
             if key in settings:
@@ -533,6 +580,8 @@ class Tables:
         self._room()
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
+        deal_secret = deals.new_secret()
+        await self._claim(table_id, new=True)
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
 
         def insert(conn: Any) -> None:
@@ -547,6 +596,7 @@ class Tables:
                 bot_level=bot_level,
                 engine=__version__,
                 seats=stored,
+                deal_secret=deal_secret,
             )
 
         await self.writer.run(insert)
@@ -558,7 +608,9 @@ class Tables:
             bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
             overrides,
+            deal_secret,
         )
+        table.deal_news()  # what the table has committed to so far goes out on hello
         self._room()
         self.live[table_id] = table
         table.kick_bots()
@@ -576,7 +628,10 @@ class Tables:
         future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
         self._loading[table_id] = future
         try:
+            if self.drain.draining:
+                raise Draining("this server is draining; try again")
             self._room()
+            await self._claim(table_id, new=False)
             data = await asyncio.to_thread(self.store.load, table_id)
             table = None if data is None else self._resume(data)
             if table is not None:
@@ -610,8 +665,10 @@ class Tables:
             data.bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in data.seats],
             dict(data.options),
+            data.deal_secret,
         )
         table.replay(data.actions)
+        table.deal_news()  # published before the restart; hello sends it again
         log.info("table %s resumed at seq %d", data.id, table.seq)
         return table
 
@@ -630,7 +687,71 @@ class Tables:
         ]
         for t in idle:
             del self.live[t.id]
+        if idle:
+            self._released([t.id for t in idle])
         return len(idle)
+
+    # -------------------------------------------------------------- a cluster's hooks
+    # One process (the default) owns every table: these do nothing. On a cluster
+    # (:class:`truco.web.cluster.ClusterTables`) they take, renew and give up leases.
+
+    async def _claim(self, table_id: str, new: bool) -> None:
+        """Before a table is created or loaded here: make this node its owner (or raise)."""
+
+    def fence_of(self, table_id: str) -> int | None:
+        """The fencing token this node commits ``table_id``'s actions with (None: no check)."""
+        return None
+
+    def _released(self, table_ids: list[str]) -> None:
+        """These tables left this node's memory: give up their leases (soon)."""
+
+    async def _give_up(self, table_ids: list[str]) -> None:
+        """Give up the leases of these tables, which left this node's memory, now."""
+
+    def disown(self, table: Table) -> None:
+        """Another node owns ``table`` now: forget it and close its connections (1012), so
+        its clients reconnect to whoever owns it."""
+        if self.live.get(table.id) is table:
+            del self.live[table.id]
+        if table.bot_task is not None and not table.bot_task.done():
+            table.bot_task.cancel()
+        for conn in table.everyone():
+            conn.drop(ops.RESTART)
+        log.warning("table %s: another node owns it now; let go", table.id)
+
+    async def relayed_for(self, header: str, table_id: str) -> str | None:
+        """The client address a cluster node vouches for in a relayed connection's header,
+        or None (one process relays nothing)."""
+        return None
+
+    async def sign_relay(self, address: str, table_id: str) -> str:
+        """The header a cluster node sends with a connection it relays."""
+        return ""
+
+    async def view(self, table_id: str) -> Table | None:
+        """A table for reading (the HTTP API): here, the live one (see :meth:`get`)."""
+        return await self.get(table_id)
+
+    async def drain_all(self) -> None:
+        """SIGTERM: take no table any more, let in-flight commits finish, close every
+        connection with 1012 (clients reconnect elsewhere) and give up every lease."""
+        self.drain.start()
+        log.info("draining: %d live tables", len(self.live))
+        tables = list(self.live.values())
+        tasks = [t.bot_task for t in tables if t.bot_task and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        for table in tables:
+            async with table.lock:  # an action being committed finishes first
+                for conn in table.everyone():
+                    conn.drop(ops.RESTART)
+                if self.live.get(table.id) is table:
+                    del self.live[table.id]
+        await self._give_up([t.id for t in tables])
+        log.info("drained")
 
     async def close(self) -> None:
         for job in self._tasks:

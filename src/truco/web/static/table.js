@@ -1,6 +1,7 @@
 // The table page: one WebSocket, a full view in every "state" message, rendered from scratch.
 // The server is the referee: this page only shows what it is sent and sends intentions.
 import { cardEl } from "/static/cards.js";
+import { onDeal } from "/static/deal.js";
 import {
   SENA_TOKENS, applyStatic, callHint, callWord, cardName, isSena, lang, senaFace, senaWords, t, toggleLang,
 } from "/static/i18n.js";
@@ -96,6 +97,8 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "error") {
     onError(msg);
+  } else if (msg.type === "deal") {
+    onDeal(msg);
   }
 }
 

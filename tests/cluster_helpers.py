@@ -1,0 +1,208 @@
+"""Helpers for the cluster tests (issue 16): a throwaway redis-server, real ``truco serve``
+node processes, and a player that reconnects with backoff to whichever node answers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from web_helpers import _free_port, choose
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway redis-server on a free loopback port, no persistence; its URL. Raises
+    ``RuntimeError`` when redis-server is not installed."""
+    binary = shutil.which("redis-server")
+    if not binary:
+        raise RuntimeError("redis-server is not installed")
+    port = _free_port()
+    root = tempfile.mkdtemp(prefix="truco-redis-")
+    proc = subprocess.Popen(
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", root],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        import socket
+
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("redis-server did not start")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.kill()
+        proc.wait(10)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+#: The flags of every test node: fast bots, caps raised for one loopback client.
+NODE_FLAGS = [
+    *("--bot-delay", "0.05", "--hand-pause", "0", "--bot-executor", "thread"),
+    *("--bot-workers", "1", "--rate-per-s", "1000", "--address-rate-per-s", "100000"),
+    *("--max-connections-per-address", "10000", "--tables-per-hour", "100000"),
+    *("--log-format", "json", "--drain-grace", "1.5"),
+]
+
+
+@dataclass
+class Node:
+    """One ``truco serve`` process of the cluster."""
+
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def lines(self) -> list[dict[str, Any]]:
+        out = []
+        for line in self.log.read_text(errors="replace").splitlines():
+            with contextlib.suppress(ValueError):
+                out.append(json.loads(line))
+        return out
+
+
+def start_node(
+    name: str, database: str, redis: str, folder: Path, lease_ms: int, *extra: str
+) -> Node:
+    """A node; flags in ``extra`` override :data:`NODE_FLAGS`."""
+    port = _free_port()
+    log = folder / f"{name}.log"
+    args = [sys.executable, "-m", "truco.cli", "serve", "--port", str(port)]
+    args += ["--database-url", database, "--redis-url", redis, "--node-id", name]
+    args += ["--lease-ms", str(lease_ms), *NODE_FLAGS, *extra]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
+    node = Node(name, port, proc, log)
+    deadline = time.monotonic() + 30
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{node.http}/healthz", timeout=1).status_code == 200:
+                return node
+        if time.monotonic() > deadline or not node.alive():
+            node.proc.kill()
+            raise RuntimeError(f"node {name} did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.1)
+
+
+def stop_nodes(nodes: list[Node]) -> None:
+    for node in nodes:
+        if node.alive():
+            node.proc.send_signal(signal.SIGKILL)
+    for node in nodes:
+        with contextlib.suppress(Exception):
+            node.proc.wait(10)
+
+
+def create(node: Node, seats: list[str], **body: Any) -> dict[str, Any]:
+    payload = {"variant": "argentino", "players": len(seats), "seats": [{"kind": k} for k in seats]}
+    r = httpx.post(f"{node.http}/api/tables", json={**payload, **body}, timeout=10)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    data["tokens"] = {s["seat"]: s["token"] for s in data["seats"]}
+    return data
+
+
+#: Errors a player of a cluster may get and reconnect after (the node closes it with 1012).
+TRANSIENT = ("stale", "draining", "moved", "server")
+
+
+@dataclass
+class Player:
+    """Plays one seat of one table (or watches it) over whichever node answers: on a lost
+    connection it reconnects with backoff (0.05 s doubling to 1 s) to the next node, as a
+    browser behind a load balancer would; an ``act`` is acknowledged once a state past its
+    ``seq`` arrives."""
+
+    table_id: str
+    #: None (with no token): a spectator, who only watches.
+    seat: int | None
+    token: str | None
+    nodes: list[Node]
+    first: int
+    rng: random.Random
+    #: (seq, action token) of every action this player saw acknowledged.
+    acked: list[tuple[int, str]] = field(default_factory=list)
+    #: Every state view received, with the node it came through.
+    views: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    reconnects: int = 0
+    #: When each connection after the first one got its first state (monotonic).
+    resumed_at: list[float] = field(default_factory=list)
+    over: bool = False
+
+    async def play(self, deadline: float) -> None:
+        attempt = 0
+        index = self.first
+        sent: tuple[int, str] | None = None
+        while not self.over:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"table {self.table_id} did not finish")
+            node = self.nodes[index % len(self.nodes)]
+            try:
+                async with connect(f"{node.ws}/{self.table_id}", open_timeout=2) as ws:
+                    hello = {"type": "hello", "token": self.token} if self.token else {}
+                    await ws.send(json.dumps({"type": "hello", **hello}))
+                    fresh = True
+                    async for raw in ws:
+                        message = json.loads(raw)
+                        if message["type"] == "error" and message["code"] not in TRANSIENT:
+                            raise AssertionError(f"{node.name}: {message}")
+                        if message["type"] != "state":
+                            continue
+                        view = message["view"]
+                        self.views.append((node.name, view))
+                        if fresh and attempt:
+                            self.resumed_at.append(time.monotonic())
+                        fresh, attempt = False, 0
+                        if sent is not None and view["seq"] > sent[0]:
+                            self.acked.append(sent)
+                            sent = None
+                        if view["over"]:
+                            self.over = True
+                            return
+                        if view["turn"] == self.seat and (sent is None or sent[0] != view["seq"]):
+                            await asyncio.sleep(0.02)  # a person is not instant
+                            action = choose(self.rng, view["legal"])
+                            await ws.send(
+                                json.dumps({"type": "act", "action": action, "seq": view["seq"]})
+                            )
+                            sent = (view["seq"], action)
+            except (ConnectionClosed, OSError, TimeoutError, InvalidStatus):
+                pass
+            # An act that was sent but not acknowledged may or may not be stored: the next
+            # state says which (its seq is past it, or it is again this seat's turn).
+            sent = None
+            self.reconnects += 1
+            attempt += 1
+            index += 1
+            await asyncio.sleep(min(1.0, 0.05 * 2 ** min(attempt, 5)))
