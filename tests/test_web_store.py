@@ -111,6 +111,21 @@ def test_restart_resumes_tables_postgresql(pg_url: str) -> None:
     play_and_restart(pg_url)
 
 
+def test_postgresql_sessions_end_a_transaction_left_idle(pg_url: str) -> None:
+    """A node paused inside a transaction does not hold its row locks for ever."""
+    from sqlalchemy import text
+
+    from truco.web.store import IDLE_IN_TRANSACTION_MS, make_engine
+
+    engine = make_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            shown = conn.execute(text("SHOW idle_in_transaction_session_timeout")).scalar()
+        assert shown == f"{IDLE_IN_TRANSACTION_MS // 1000}s"
+    finally:
+        engine.dispose()
+
+
 def test_an_action_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
     path = tmp_path / "order.sqlite3"
     with LiveServer(f"sqlite:///{path}") as live:

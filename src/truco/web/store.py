@@ -154,6 +154,10 @@ def normalize_url(url: str) -> str:
     return url
 
 
+#: How long PostgreSQL lets a session sit idle inside a transaction before ending it.
+IDLE_IN_TRANSACTION_MS = 5000
+
+
 def make_engine(url: str, synchronous: str = "FULL") -> Engine:
     """An engine for ``url``; SQLite runs in WAL mode with ``synchronous`` (``FULL``: every
     commit is on disk before it is acknowledged, so a power cut loses nothing; ``NORMAL``:
@@ -175,7 +179,12 @@ def make_engine(url: str, synchronous: str = "FULL") -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # A node that stops in the middle of a transaction (SIGSTOP, a VM paused) would hold its
+    # row locks until it resumes, and a node taking its tables over would wait as long: the
+    # server ends such a session after IDLE_IN_TRANSACTION_MS, its transaction rolls back (it
+    # was never acknowledged) and the locks are free (docs/deploy.md).
+    options = f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS}"
+    return create_engine(url, pool_pre_ping=True, connect_args={"options": options})
 
 
 def _now() -> datetime:
