@@ -583,6 +583,9 @@ function reasonsList(words) {
 
 function renderLog() {
   const box = $("log");
+  // Follow the newest line unless the reader scrolled up; only this box scrolls, never the window.
+  const follow = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+  const kept = box.scrollTop;
   box.replaceChildren();
   const head = el("h3", "", `${t("log.hand", { n: view.hand_number })} · ${t("seat.mano")}: ${seatName(view.mano)}`);
   const list = el("ol", "entries");
@@ -599,7 +602,7 @@ function renderLog() {
     if (words && words.summary.length) details.append(reasonsList(words));
     box.append(details);
   }
-  list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+  box.scrollTop = follow ? box.scrollHeight : kept;
 }
 
 function renderInvite() {
@@ -833,6 +836,10 @@ function main() {
     renamed = true;
     send({ type: "name", name });
     $("name-form").classList.add("hidden");
+  });
+  $("more-btn").addEventListener("click", () => {
+    const open = document.body.classList.toggle("more-open");
+    $("more-btn").setAttribute("aria-expanded", String(open));
   });
   document.addEventListener("keydown", onKey);
   token = readToken();
