@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import views
+from truco.web import partners, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -515,6 +515,9 @@ class Tables:
         settings["players"] = players
         if target is not None:
             settings["target"] = target
+        if "answer_seats" in settings:
+            raise TrucoError("options: answer_seats is the table's own (its people's seats)")
+        settings.update(partners.answer_seats(players, [kind for kind, _ in seats]))
         rules = variant_with(variant, settings)
         if len(seats) != rules.players:
             raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
