@@ -20,10 +20,12 @@ from truco.web.writer import Writer
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
-    """A view without who happens to be connected."""
+    """A view without who happens to be connected (nor the time left on the clock)."""
     out = dict(view)
     out["seats"] = [{k: v for k, v in s.items() if k != "connected"} for s in view["seats"]]
     out.pop("spectators")
+    if out.get("clock"):
+        out["clock"] = {k: v for k, v in out["clock"].items() if k != "left"}
     return out
 
 

@@ -83,6 +83,8 @@ class TableSpec(BaseModel):
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     #: Rule overrides by RULES.md option name, e.g. ``{"deck": "36"}``.
     options: dict[str, Any] = Field(default_factory=dict, max_length=16)
+    #: Seconds per move (0: no clock); default: off against bots alone, 30 with two people.
+    clock: int | None = Field(default=None, ge=0, le=600)
 
 
 def card_order(deck: tuple[int, ...]) -> list[list[str]]:
@@ -324,6 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 options=spec.options,
                 bot_level=spec.bot_level,
                 seats=[(s.kind, s.name) for s in spec.seats],
+                clock_seconds=spec.clock,
             )
         except (TrucoError, ProtocolError) as e:
             return refused(422, str(e))

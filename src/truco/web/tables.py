@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import partners, views
+from truco.web import clock, partners, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -42,6 +42,8 @@ from truco.web.limits import Window
 from truco.web.protocol import (
     PROTOCOL_VERSION,
     Act,
+    Back,
+    BotSeat,
     ClientMessage,
     Hello,
     Ping,
@@ -93,6 +95,7 @@ class Table:
         bot_level: str,
         seats: list[Seat],
         options: dict[str, Any],
+        clock_seconds: int = 0,
     ) -> None:
         self.registry = registry
         self.id = table_id
@@ -120,6 +123,15 @@ class Table:
         #: An action is applied but not yet committed: no state may be sent meanwhile.
         self._storing = False
         self.broadcasts = 0
+        #: The per-move clock and the bots that stand in for people (:mod:`truco.web.clock`).
+        self.clock = clock.Clock(
+            clock_seconds,
+            registry.settings.away_limit,
+            turn=lambda: -1 if self.match.over else self.match.turn,
+            people=[i for i, s in enumerate(seats) if s.kind == "human"],
+            connected=lambda seat: bool(self.seats[seat].conns),
+            changed=self._stand_in_changed,
+        )
 
     # ------------------------------------------------------------------ state
 
@@ -167,6 +179,7 @@ class Table:
             downloads={"hands": self.offered(), "game": self.match.over},
             spectator=seat is None,
         )
+        view.update(self.clock.view())
         return encode({"type": "state", "view": view})
 
     def welcome(self, seat: int | None) -> str:
@@ -218,6 +231,7 @@ class Table:
             self.spectators.discard(conn)
         else:
             self.seats[conn.seat].conns.discard(conn)
+            self.clock.left(conn.seat)
         if conn.hello:
             self.last_active = time.monotonic()
             self.broadcast()
@@ -235,6 +249,10 @@ class Table:
                 await self._rename(conn, msg)
             elif isinstance(msg, Act):
                 await self._act(conn, msg)
+            elif isinstance(msg, Back):
+                self._back(conn)
+            elif isinstance(msg, BotSeat):
+                self._bot_seat(conn, msg)
         except ProtocolError as e:
             conn.send(error(e.code, e.message))
 
@@ -266,6 +284,8 @@ class Table:
         conn.seat = seat
         self.last_active = time.monotonic()
         conn.send(self.welcome(seat))
+        if seat is not None:
+            self.clock.arrived(seat)
         self.broadcast()
         self.kick_bots()
 
@@ -291,6 +311,7 @@ class Table:
     async def _act(self, conn: Conn, msg: Act) -> None:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators cannot act")
+        self.clock.give_back(conn.seat)  # a person who acts is back (the bot stops)
         async with self.lock:
             match = self.match
             if match.over:
@@ -336,6 +357,7 @@ class Table:
         finally:
             self._storing = False
             self.broadcast()
+        self.clock.moved()
         self.last_active = time.monotonic()
 
     # ------------------------------------------------------------------ bots
@@ -345,7 +367,11 @@ class Table:
         if match.over:
             return False
         seat = match.turn
-        if seat < 0 or self.seats[seat].kind != "bot":
+        if seat < 0:
+            return False
+        if self.clock.plays(seat):  # a stand-in plays on while some person is at the table
+            return self.has_people()
+        if self.seats[seat].kind != "bot":
             return False
         # A table of bots only plays while someone watches it.
         return any(s.kind == "human" for s in self.seats) or self.connections() > 0
@@ -356,6 +382,32 @@ class Table:
             self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
             return True
         return False
+
+    def _stand_in_changed(self) -> None:
+        """A seat was handed to a bot or given back: everyone is told, the bots start."""
+        self.broadcast()
+        self.kick_bots()
+
+    def _back(self, conn: Conn) -> None:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators have no seat to take back")
+        self.clock.give_back(conn.seat)
+        self.broadcast()
+
+    def host(self) -> int | None:
+        """The host's seat: the first person's (the one who opened the table sits there)."""
+        return self.clock.people[0] if self.clock.people else None
+
+    def _bot_seat(self, conn: Conn, msg: BotSeat) -> None:
+        if conn.seat is None or conn.seat != self.host():
+            raise ProtocolError("not_host", "only the host may hand a seat to a bot")
+        seat = msg.seat
+        if seat not in self.clock.people or seat == conn.seat:
+            raise ProtocolError("bad_seat", f"p{seat} is not another person's seat")
+        if self.seats[seat].conns:
+            raise ProtocolError("bad_seat", f"p{seat} is connected: its person plays it")
+        if not self.clock.hand_over(seat, "host"):
+            self.broadcast()
 
     def _phase(self, phase: str) -> None:
         self.bot_phase = phase
@@ -400,7 +452,7 @@ class Table:
                     continue
                 self._phase("store")
                 async with self.lock:
-                    if self.seq != seq:
+                    if self.seq != seq or not self._bot_to_move():  # (or its person is back)
                         failures = 0
                         continue
                     try:
@@ -501,6 +553,7 @@ class Tables:
         options: dict[str, Any],
         bot_level: str,
         seats: Sequence[tuple[str, str | None]],
+        clock_seconds: int | None = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new table; ``seats`` holds (kind, name) per seat. Returns it and the seat secrets.
 
@@ -515,9 +568,18 @@ class Tables:
         settings["players"] = players
         if target is not None:
             settings["target"] = target
+        kinds = [kind for kind, _ in seats]
+        try:
+            seconds = clock.check_seconds(
+                clock.default_seconds(kinds) if clock_seconds is None else clock_seconds
+            )
+        except ValueError as e:
+            raise TrucoError(str(e)) from None
+        if clock.KEY in settings:
+            raise TrucoError("options: the clock is given on its own")
         if "answer_seats" in settings:
             raise TrucoError("options: answer_seats is the table's own (its people's seats)")
-        settings.update(partners.answer_seats(players, [kind for kind, _ in seats]))
+        settings.update(partners.answer_seats(players, kinds))
         rules = variant_with(variant, settings)
         if len(seats) != rules.players:
             raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
@@ -537,6 +599,7 @@ class Tables:
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
+        stored_options = {**overrides, clock.KEY: seconds} if seconds else overrides
 
         def insert(conn: Any) -> None:
             Store.insert_table(
@@ -545,7 +608,7 @@ class Tables:
                 variant=rules.name,
                 players=rules.players,
                 target=rules.target,
-                options=overrides,
+                options=stored_options,
                 seed=seed,
                 bot_level=bot_level,
                 engine=__version__,
@@ -561,6 +624,7 @@ class Tables:
             bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
             overrides,
+            seconds,
         )
         self._room()
         self.live[table_id] = table
@@ -601,7 +665,8 @@ class Tables:
                 f"{__version__}, which may deal and referee it differently, so it cannot "
                 "resume it exactly"
             )
-        options: dict[str, Any] = dict(data.options)
+        stored, seconds = clock.split(dict(data.options))
+        options: dict[str, Any] = dict(stored)
         options["players"] = data.players
         options["target"] = data.target
         rules = variant_with(data.variant, options)
@@ -612,7 +677,8 @@ class Tables:
             data.seed,
             data.bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in data.seats],
-            dict(data.options),
+            stored,
+            seconds or 0,
         )
         table.replay(data.actions)
         log.info("table %s resumed at seq %d", data.id, table.seq)
