@@ -185,6 +185,8 @@ async function create(event) {
     seats,
     options: { ...choice.options },
   };
+  // The clock: automatic (off against bots alone, 30 s with two people) unless chosen.
+  if ($("clock").value !== "") body.clock = Number($("clock").value);
   button.disabled = true;
   button.textContent = t("home.creating");
   $("create-error").textContent = "";

@@ -34,6 +34,21 @@ let overShown = false;
 let overlayTimer = null;
 let renamed = false;
 let senasOpen = false;
+// Offline play (issue 13): no move while the connection is down; a move sent just before a cut
+// is sent again on reconnecting if the table still waits for it, else the player is told.
+let online = false;
+let pending = null;
+// The stand-in bots last seen (seat -> why), the clock's time left and when it was read.
+let standIns = null;
+let clockLeft = null;
+let clockAt = 0;
+let wasMyTurn = false;
+let lastLogLength = 0;
+// What was on show already (so that only new cards and bazas are animated): by hand number.
+let seen = { hand: -1, dealt: new Set(), played: new Set(), bazas: 0 };
+const soundKey = "truco:sound";
+let soundOn = false;
+let audio = null;
 
 function el(tag, className = "", text = null) {
   const node = document.createElement(tag);
@@ -78,9 +93,14 @@ function connect() {
   ws.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   ws.addEventListener("close", () => {
     busy = false;
+    online = false;
+    if (pending) pending.cut = true;
+    if (view) renderMine();
     if (gone) return;
-    banner(t("status.reconnecting"));
-    setTimeout(connect, Math.min(5000, 250 * 2 ** retry++));
+    banner(t("status.reconnecting"), "warn");
+    // The same address, with backoff (and a little jitter, so a restarted server is not
+    // hit by every browser at once).
+    setTimeout(connect, Math.min(8000, 250 * 2 ** retry++) * (0.75 + Math.random() / 2));
   });
 }
 
@@ -88,11 +108,17 @@ function onMessage(msg) {
   if (msg.type === "welcome") {
     rules = msg.rules;
     you = msg.seat;
+    online = true;
     banner(you === null ? t("status.spectator") : null, "info");
     renderChrome();
   } else if (msg.type === "state") {
     view = msg.view;
     busy = false;
+    clockLeft = view.clock ? view.clock.left : null;
+    clockAt = performance.now();
+    settlePending();
+    noteStandIns();
+    sounds();
     render();
   } else if (msg.type === "error") {
     onError(msg);
@@ -120,10 +146,127 @@ function onError(msg) {
 }
 
 function act(action) {
+  if (!online) {
+    toast(t("status.offline"));
+    return;
+  }
   if (busy || !view || view.turn !== you || !view.legal.includes(action)) return;
   busy = true;
+  pending = { action, seq: view.seq, cut: false };
   send({ type: "act", action, seq: view.seq });
   renderMine();
+}
+
+// A state after a move: the move arrived, or, after a cut, it is sent again or refused.
+function settlePending() {
+  const p = pending;
+  if (!p) return;
+  if (view.seq > p.seq) {
+    pending = null;
+    if (!p.cut) return;
+    const mine = (e) => e.seat === you && e.act === p.action;
+    const arrived = view.log.some(mine) || (view.finished && view.finished.log.some(mine));
+    toast(t(arrived ? "move.arrived" : "move.refused"));
+  } else if (p.cut && view.seq === p.seq) {
+    if (view.turn === you && view.legal.includes(p.action)) {
+      p.cut = false;
+      busy = true;
+      send({ type: "act", action: p.action, seq: view.seq });
+      toast(t("move.resent"));
+    } else {
+      pending = null;
+      toast(t("move.refused"));
+    }
+  }
+}
+
+// ------------------------------------------------------------------ stand-in bots, the clock
+
+function standIn(seat) {
+  return (view.stand_in || []).find((s) => s.seat === seat) || null;
+}
+
+function noteStandIns() {
+  const now = new Map((view.stand_in || []).map((s) => [s.seat, s.why]));
+  if (standIns) {
+    for (const seat of now.keys()) {
+      if (!standIns.has(seat) && seat !== you) toast(t("standin.on", { name: seatName(seat) }));
+    }
+    for (const seat of standIns.keys()) {
+      if (!now.has(seat) && seat !== you) toast(t("standin.off", { name: seatName(seat) }));
+    }
+  }
+  standIns = now;
+}
+
+// The host is the first person's seat (the one who opened the table sits there).
+function isHost() {
+  if (you === null || !view) return false;
+  return view.seats.findIndex((s) => s.kind === "human") === you;
+}
+
+function clockText() {
+  if (clockLeft === null || !view || view.over || view.turn < 0) return "";
+  const left = Math.max(0, clockLeft - (performance.now() - clockAt) / 1000);
+  return t("clock.left", { n: Math.ceil(left) });
+}
+
+function tickClock() {
+  const box = document.querySelector("#status .clock");
+  if (!box) return;
+  const text = clockText();
+  box.textContent = text;
+  const left = clockLeft === null ? 99 : clockLeft - (performance.now() - clockAt) / 1000;
+  box.classList.toggle("low", left <= 5);
+}
+
+// ------------------------------------------------------------------ sounds (off by default)
+
+function beep(freq, ms, gain = 0.06) {
+  if (!soundOn) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const vol = audio.createGain();
+    osc.frequency.value = freq;
+    vol.gain.value = gain;
+    osc.connect(vol).connect(audio.destination);
+    const end = audio.currentTime + ms / 1000;
+    vol.gain.exponentialRampToValueAtTime(0.0001, end);
+    osc.start();
+    osc.stop(end);
+  } catch (e) {
+    // no audio here: silence
+  }
+}
+
+function sounds() {
+  const log = view.log;
+  if (log.length > lastLogLength) {
+    const last = log[log.length - 1];
+    if (last.act && isCard(last.act)) beep(660, 70);
+    else if (last.act && !isSena(last.act)) beep(440, 220);
+  }
+  lastLogLength = log.length;
+  const mine = you !== null && view.turn === you && !view.over;
+  if (mine && !wasMyTurn) {
+    beep(880, 120);
+    try {
+      // (only once the person has touched the page: browsers refuse it before)
+      if (navigator.userActivation?.hasBeenActive) navigator.vibrate?.(120);
+    } catch (e) {
+      // no vibration here
+    }
+  }
+  wasMyTurn = mine;
+}
+
+function renderSoundButton() {
+  const button = $("sound-btn");
+  button.textContent = soundOn ? "🔊" : "🔇";
+  button.setAttribute("aria-pressed", String(soundOn));
+  button.title = t(soundOn ? "sound.on" : "sound.off");
+  button.setAttribute("aria-label", t("sound.label"));
 }
 
 // ------------------------------------------------------------------ words
@@ -202,7 +345,12 @@ function renderChrome() {
   if (!rules) return;
   const title = `${t(`variant.${rules.variant}`)} · ${rules.players} · ${rules.target}`;
   $("title").textContent = title;
-  document.title = `Truco ${t(`variant.${rules.variant}`)}`;
+  const myTurn = view && you !== null && view.turn === you && !view.over;
+  const name = `Truco ${t(`variant.${rules.variant}`)}`;
+  document.title = myTurn ? `● ${t("title.your_turn")} · ${name}` : name;
+  const watchers = view ? view.spectators : 0;
+  $("watchers").textContent = watchers ? `👁 ${t("spectators", { n: watchers })}` : "";
+  renderSoundButton();
   $("rules-link").href = `/rules/${rules.variant}?players=${rules.players}`;
 }
 
@@ -303,7 +451,14 @@ function recentTalk() {
   return talk;
 }
 
+function freshHand() {
+  if (seen.hand !== view.hand_number) {
+    seen = { hand: view.hand_number, dealt: new Set(), played: new Set(), bazas: 0 };
+  }
+}
+
 function renderFelt() {
+  freshHand();
   const felt = $("felt");
   felt.replaceChildren();
   const n = rules.players;
@@ -332,11 +487,20 @@ function renderFelt() {
     box.append(name);
     const tags = el("div", "seat-tags");
     if (seat === view.mano) tags.append(el("span", "tag mano", t("seat.mano")));
+    const standing = standIn(seat);
     if (info.kind === "bot") tags.append(el("span", "tag bot", t("seat.bot")));
+    else if (standing) tags.append(el("span", "tag standin", t("seat.standin")));
     else if (!info.connected) tags.append(el("span", "tag offline", t("seat.offline")));
     if (view.folded.includes(seat)) tags.append(el("span", "tag folded", t("seat.folded")));
     if (seat === you) tags.append(el("span", "tag you", t("seat.you")));
     box.append(tags);
+    if (info.kind === "human" && !info.connected && !standing && seat !== you && isHost() && !view.over) {
+      const give = el("button", "btn-small to-bot", t("seat.to_bot"));
+      give.type = "button";
+      give.dataset.seat = String(seat);
+      give.addEventListener("click", () => send({ type: "bot_seat", seat }));
+      box.append(give);
+    }
     if (seat !== you) {
       const held = el("div", "held");
       for (let i = 0; i < view.held[seat]; i++) held.append(cardEl(null, "tiny"));
@@ -356,6 +520,11 @@ function renderFelt() {
       const result = view.baza_results[b];
       let extra = b === open ? "small current" : "small";
       if (b !== open && result !== undefined && result !== -1 && result !== seat % 2) extra += " lost";
+      const key = `${seat}:${found[1]}`;
+      if (!seen.played.has(key)) {
+        seen.played.add(key);
+        extra += " fresh";
+      }
       played.append(cardEl(found[1], extra));
     });
     place(played, 22, 17);
@@ -364,8 +533,9 @@ function renderFelt() {
   const centre = el("div", "centre");
   view.baza_results.forEach((r, i) => {
     const text = r === -1 ? "parda" : teamName(r);
-    centre.append(el("span", `chip team${r}`, `${i + 1}ª: ${text}`));
+    centre.append(el("span", `chip team${r}` + (i >= seen.bazas ? " fresh" : ""), `${i + 1}ª: ${text}`));
   });
+  seen.bazas = view.baza_results.length;
   felt.append(centre);
 }
 
@@ -387,9 +557,12 @@ function renderMine() {
   if (!view) return;
   const status = $("status");
   const myTurn = you !== null && view.turn === you && !view.over;
-  status.className = "status" + (myTurn ? " your-turn" : "");
-  status.textContent = statusText();
+  status.className = "status" + (myTurn ? " your-turn" : "") + (online ? "" : " offline");
+  status.textContent = online ? statusText() : t("status.offline");
+  if (online && clockLeft !== null) status.append(" ", el("span", "clock", clockText()));
+  tickClock();
   renderNameForm();
+  renderStandIn();
 
   const cards = $("my-cards");
   cards.replaceChildren();
@@ -398,11 +571,15 @@ function renderMine() {
   if (you === null) return;
   const legal = myTurn ? view.legal : [];
   view.hand.forEach((card, i) => {
-    const button = el("button", "card-btn");
+    freshHand();
+    const button = el("button", "card-btn" + (seen.dealt.has(card) ? "" : " dealt"));
+    seen.dealt.add(card);
+    button.style.animationDelay = `${i * 70}ms`;
     button.type = "button";
     button.dataset.card = card;
-    button.disabled = busy || !legal.includes(card);
+    button.disabled = busy || !online || !legal.includes(card);
     button.title = cardName(card);
+    button.setAttribute("aria-label", `${cardName(card)} (${i + 1})`);
     button.append(cardEl(card, "big"));
     button.append(el("kbd", "", String(i + 1)));
     button.addEventListener("click", () => act(card));
@@ -414,7 +591,7 @@ function renderMine() {
     const button = el("button", `act act-${action}`);
     button.type = "button";
     button.dataset.action = action;
-    button.disabled = busy;
+    button.disabled = busy || !online;
     const word = callWord(rules.variant, action, envidoCount(chain));
     button.append(el("span", "word", word), el("kbd", "", KEYS[action].toUpperCase()));
     button.title = callHint(rules.variant, action, envidoCount(chain));
@@ -465,6 +642,24 @@ function renderSenas(legal) {
     });
     row.append(button);
   });
+}
+
+function renderStandIn() {
+  let box = $("standin");
+  if (!box) {
+    box = el("div", "standin-box hidden");
+    box.id = "standin";
+    box.setAttribute("role", "status");
+    $("status").after(box);
+  }
+  const mine = you !== null ? standIn(you) : null;
+  box.classList.toggle("hidden", !mine);
+  box.replaceChildren();
+  if (!mine) return;
+  const back = el("button", "btn-primary back-btn", t("standin.back"));
+  back.type = "button";
+  back.addEventListener("click", () => send({ type: "back" }));
+  box.append(el("span", "", t(`standin.you.${mine.why}`)), back);
 }
 
 function lastCall() {
@@ -720,8 +915,12 @@ function handSummary(f) {
   return box;
 }
 
-function showOverlay(title, body, buttons, autoClose) {
+function showOverlay(title, body, buttons, autoClose, modal = true) {
   const overlay = $("overlay");
+  // The end of a hand is not modal: it sits over the felt, never over the next hand's cards
+  // and actions, and takes no keys but Escape. The end of the game is.
+  overlay.classList.toggle("nonmodal", !modal);
+  overlay.setAttribute("aria-modal", String(modal));
   const panel = el("div", "overlay-panel");
   panel.append(el("h2", "", title), body);
   const row = el("div", "overlay-buttons");
@@ -730,7 +929,7 @@ function showOverlay(title, body, buttons, autoClose) {
   overlay.replaceChildren(panel);
   overlay.classList.remove("hidden");
   const first = row.querySelector("button, a");
-  first?.focus();
+  if (modal) first?.focus();
   clearTimeout(overlayTimer);
   if (autoClose) overlayTimer = setTimeout(closeOverlay, autoClose);
 }
@@ -772,7 +971,7 @@ function maybeOverlay() {
     const close = el("button", "btn-primary continue", t("end.continue"));
     close.type = "button";
     close.addEventListener("click", closeOverlay);
-    showOverlay(t("end.title", { n: f.number }), handSummary(f), [close], 8000);
+    showOverlay(t("end.title", { n: f.number }), handSummary(f), [close], 15000, false);
   }
 }
 
@@ -780,13 +979,24 @@ function maybeOverlay() {
 
 function onKey(event) {
   if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (!$("overlay").classList.contains("hidden")) {
+  if (event.key === "Escape" && document.body.classList.contains("more-open")) {
+    document.body.classList.remove("more-open");
+    $("more-btn").setAttribute("aria-expanded", "false");
+    return;
+  }
+  const overlay = $("overlay");
+  if (!overlay.classList.contains("hidden") && !overlay.classList.contains("nonmodal")) {
     if (["Enter", "Escape", " "].includes(event.key) && !(event.target instanceof HTMLAnchorElement)) {
       event.preventDefault();
       closeOverlay();
     }
     return;
   }
+  if (!overlay.classList.contains("hidden") && event.key === "Escape") {
+    closeOverlay();
+    return;
+  }
+  if (event.target instanceof HTMLButtonElement && [" ", "Enter"].includes(event.key)) return;
   if (!view || you === null || view.turn !== you) return;
   const key = event.key.toLowerCase();
   if (key === SENA_KEY && SENA_TOKENS.some((s) => view.legal.includes(s))) {
@@ -841,6 +1051,15 @@ function main() {
     const open = document.body.classList.toggle("more-open");
     $("more-btn").setAttribute("aria-expanded", String(open));
   });
+  soundOn = storage((s) => s.getItem(soundKey) === "on", false);
+  $("sound-btn").addEventListener("click", () => {
+    soundOn = !soundOn;
+    storage((s) => s.setItem(soundKey, soundOn ? "on" : "off"));
+    renderSoundButton();
+    beep(660, 60);
+  });
+  renderSoundButton();
+  setInterval(tickClock, 250);
   document.addEventListener("keydown", onKey);
   token = readToken();
   banner(t("status.connecting"));

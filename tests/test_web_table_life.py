@@ -1,0 +1,230 @@
+"""The table's life in a real Chromium (issue 13): a whole match between two browsers where one
+closes the page (a bot takes the seat within the limit and hands it back), the end of a hand
+that covers nothing and takes no keys, animations that respect reduced motion, and a move
+made across a dropped connection.
+
+One Chromium for the module; short limits (``away_limit``, bot pace) keep it quick."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from web_helpers import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
+AWAY = 1.0
+
+pytestmark = pytest.mark.skipif(
+    not os.access(CHROMIUM, os.X_OK), reason="needs Debian's chromium (make test installs it)"
+)
+
+if os.access(CHROMIUM, os.X_OK):
+    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
+
+#: Keeps every WebSocket the page opens in ``window.__sockets``; with ``window.__cutNextAct``
+#: set, the next "act" is not sent and the connection drops instead (a cut mid-move).
+SOCKETS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    window.__sockets.push(ws);
+    const send = ws.send.bind(ws);
+    ws.send = (data) => {
+      if (window.__cutNextAct && String(data).includes('"act"')) {
+        window.__cutNextAct = false;
+        ws.close();
+        return;
+      }
+      send(data);
+    };
+    return ws;
+  };
+  window.WebSocket.OPEN = Native.OPEN;
+})();"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db = Path(tmp_path_factory.mktemp("db")) / "life.sqlite3"
+    with LiveServer(f"sqlite:///{db}", bot_delay=0.02, hand_pause=0.1, away_limit=AWAY) as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def my_move(page: Page, answer: str = "quiero") -> bool:
+    """A card if I may play one, else ``answer`` to a call; True if clicked."""
+    for selector in (
+        "[data-testid='hand'] .card-btn:not([disabled])",
+        f"[data-testid='actions'] button.act-{answer}:not([disabled])",
+    ):
+        found = page.locator(selector)
+        if found.count():
+            with contextlib.suppress(PlaywrightError):
+                found.first.click(timeout=1000)
+            return True
+    return False
+
+
+def wait_until(test: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def over(page: Page) -> bool:
+    return page.locator("#overlay:not(.hidden):not(.nonmodal)").count() > 0
+
+
+def test_a_whole_match_where_a_player_closes_the_page(browser: Browser, server: LiveServer) -> None:
+    table = server.create("argentino", ["human", "human"], target=5)
+    live = server.table(table["id"])
+    assert live.clock.seconds == 30  # two people: the clock is on
+    ana_ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    beto_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        ana = ana_ctx.new_page()
+        ana.goto(table["seats"][0]["link"])
+        beto = beto_ctx.new_page()
+        beto.goto(table["seats"][1]["link"])
+        ana.wait_for_selector(".seat.me")
+        beto.wait_for_selector(".seat.me")
+        # both play a little, then Beto's phone dies
+        for _ in range(40):
+            if len(live.actions) >= 2:
+                break
+            my_move(ana) or my_move(beto)
+            ana.wait_for_timeout(50)
+        assert len(live.actions) >= 2
+        beto.close()
+        closed = time.monotonic()
+        ana.locator(".seat[data-seat='1'] .tag.standin").wait_for(timeout=(AWAY + 4) * 1000)
+        assert time.monotonic() - closed < AWAY + 4
+        ana.locator("#toast", has_text="Un bot juega por").wait_for()
+        before = len(live.actions)
+        for _ in range(200):  # the bot plays seat 1: the match goes on
+            if any(s == 1 for s, _ in live.actions[before:]):
+                break
+            my_move(ana, "no-quiero")  # (no accepted falta can end the match meanwhile)
+            ana.wait_for_timeout(50)
+        assert any(s == 1 for s, _ in live.actions[before:]) and not live.match.over
+        # Beto comes back (the seat's secret is remembered by his browser)
+        beto = beto_ctx.new_page()
+        beto.goto(f"{server.http}/t/{table['id']}")
+        beto.wait_for_selector(".seat.me")
+        ana.locator(".seat[data-seat='1'] .tag.standin").wait_for(state="detached")
+        assert not live.clock.plays(1)
+        back = len(live.actions)
+        for _ in range(600):  # the match to its end, both people playing
+            if over(ana):
+                break
+            if beto.locator("#overlay.nonmodal:not(.hidden)").count():
+                beto.keyboard.press("Escape")
+            my_move(ana) or my_move(beto)
+            ana.wait_for_timeout(40)
+        ana.locator("#overlay:not(.hidden):not(.nonmodal)").wait_for()
+        beto.locator("#overlay:not(.hidden):not(.nonmodal)").wait_for()
+        assert not live.clock.plays(1) and len(live.actions) > back
+        assert live.match.over
+    finally:
+        ana_ctx.close()
+        beto_ctx.close()
+
+
+def test_the_end_of_a_hand_covers_nothing_and_takes_no_keys(
+    browser: Browser, server: LiveServer
+) -> None:
+    table = server.create("argentino", ["human", "bot"])
+    context = browser.new_context(viewport={"width": 1366, "height": 657})
+    try:
+        page = context.new_page()
+        page.goto(table["seats"][0]["link"])
+        page.wait_for_selector("button.act-mazo:not([disabled])")
+        page.click("button.act-mazo")  # the hand ends at once
+        summary = page.locator("#overlay.nonmodal:not(.hidden) .overlay-panel")
+        summary.wait_for()
+        assert page.locator("#overlay").get_attribute("aria-modal") == "false"
+        page.wait_for_selector("[data-testid='hand'] .card-btn:not([disabled])")  # hand 2 is live
+        panel = summary.bounding_box()
+        for testid in ("hand", "actions"):
+            box = page.locator(f"[data-testid='{testid}']").bounding_box()
+            assert panel and box
+            apart = (
+                box["x"] >= panel["x"] + panel["width"]
+                or box["x"] + box["width"] <= panel["x"]
+                or box["y"] >= panel["y"] + panel["height"]
+                or box["y"] + box["height"] <= panel["y"]
+            )
+            assert apart, (testid, box, panel)
+        cards = page.locator("[data-testid='hand'] .card-btn").count()
+        page.keyboard.press("1")  # a key plays the next hand's card, the summary open or not
+        wait_until(lambda: page.locator("[data-testid='hand'] .card-btn").count() < cards)
+        page.keyboard.press("Escape")
+        page.locator("#overlay.hidden").wait_for(state="attached")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("motion", "animation"), [("reduce", "none"), ("no-preference", "deal-in")])
+def test_cards_are_dealt_with_an_animation_unless_less_motion_is_asked(
+    browser: Browser, server: LiveServer, motion: str, animation: str
+) -> None:
+    table = server.create("argentino", ["human", "bot"])
+    context = browser.new_context(reduced_motion=motion)  # type: ignore[arg-type]
+    try:
+        page = context.new_page()
+        page.goto(table["seats"][0]["link"])
+        page.wait_for_selector("[data-testid='hand'] .card-btn.dealt")
+        name = page.eval_on_selector(
+            "[data-testid='hand'] .card-btn.dealt", "b => getComputedStyle(b).animationName"
+        )
+        assert name == animation
+    finally:
+        context.close()
+
+
+def test_offline_buttons_are_disabled_and_a_cut_move_is_sent_again(
+    browser: Browser, server: LiveServer
+) -> None:
+    table = server.create("argentino", ["human", "bot"])
+    live = server.table(table["id"])
+    context = browser.new_context()
+    context.add_init_script(SOCKETS)
+    try:
+        page = context.new_page()
+        page.goto(table["seats"][0]["link"])
+        page.wait_for_selector("[data-testid='hand'] .card-btn:not([disabled])")
+        # the connection drops: every button is disabled and the status says why
+        page.evaluate("window.__sockets.at(-1).close()")
+        page.locator("#status.offline").wait_for()
+        assert "Sin conexión" in page.locator("#status").inner_text()
+        assert page.locator("[data-testid='hand'] .card-btn:not([disabled])").count() == 0
+        # it comes back by itself, to the same address
+        page.wait_for_selector("[data-testid='hand'] .card-btn:not([disabled])")
+        urls = page.evaluate("window.__sockets.map(s => s.url)")
+        assert len(urls) >= 2 and len(set(urls)) == 1
+        # a move cut on its way: sent again on reconnecting, and told
+        page.evaluate("window.__cutNextAct = true")
+        card = page.locator("[data-testid='hand'] .card-btn:not([disabled])").first
+        chosen = card.get_attribute("data-card")
+        card.click()
+        page.locator("#toast", has_text="reenvió").wait_for()
+        page.locator(f"[data-testid='hand'] [data-card='{chosen}']").wait_for(state="detached")
+        assert live.actions[0][0] == 0
+    finally:
+        context.close()
