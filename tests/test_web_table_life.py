@@ -180,7 +180,9 @@ def test_the_end_of_a_hand_covers_nothing_and_takes_no_keys(
         context.close()
 
 
-@pytest.mark.parametrize(("motion", "animation"), [("reduce", "none"), ("no-preference", "deal-in")])
+@pytest.mark.parametrize(
+    ("motion", "animation"), [("reduce", "none"), ("no-preference", "deal-in")]
+)
 def test_cards_are_dealt_with_an_animation_unless_less_motion_is_asked(
     browser: Browser, server: LiveServer, motion: str, animation: str
 ) -> None:
