@@ -159,7 +159,17 @@ def test_the_end_of_a_hand_covers_nothing_and_takes_no_keys(
         summary = page.locator("#overlay.nonmodal:not(.hidden) .overlay-panel")
         summary.wait_for()
         assert page.locator("#overlay").get_attribute("aria-modal") == "false"
-        page.wait_for_selector("[data-testid='hand'] .card-btn:not([disabled])")  # hand 2 is live
+        # hand 2 is live: answer the bot's calls by key ("q") until I may play a card
+        card = page.locator("[data-testid='hand'] .card-btn:not([disabled])")
+        quiero = page.locator("button.act-quiero:not([disabled])")
+        wait_until(lambda: card.count() > 0 or quiero.count() > 0)
+        for _ in range(200):
+            if card.count():
+                break
+            if quiero.count():
+                page.keyboard.press("q")
+            page.wait_for_timeout(50)
+        assert card.count() and summary.is_visible()
         panel = summary.bounding_box()
         for testid in ("hand", "actions"):
             box = page.locator(f"[data-testid='{testid}']").bounding_box()

@@ -40,6 +40,7 @@ from truco import __version__
 from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.variants import PRESETS, find_variant
+from truco.web import lobby
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
@@ -85,6 +86,8 @@ class TableSpec(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, max_length=16)
     #: Seconds per move (0: no clock); default: off against bots alone, 30 with two people.
     clock: int | None = Field(default=None, ge=0, le=600)
+    #: Listed in the lobby while it has a free seat; private tables are link-only.
+    public: bool = False
 
 
 def card_order(deck: tuple[int, ...]) -> list[list[str]]:
@@ -327,6 +330,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_level=spec.bot_level,
                 seats=[(s.kind, s.name) for s in spec.seats],
                 clock_seconds=spec.clock,
+                public=spec.public,
             )
         except (TrucoError, ProtocolError) as e:
             return refused(422, str(e))
@@ -347,6 +351,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
             status_code=201,
         )
+
+    @app.get("/api/lobby")
+    async def lobby_tables(request: Request) -> dict[str, Any]:
+        return {"tables": lobby.listing(registry(request))}
+
+    @app.post("/api/tables/{table_id}/join", status_code=201)
+    async def join_table(table_id: str, request: Request) -> JSONResponse:
+        data = await request.body()
+        try:
+            body = json.loads(data or b"{}")
+        except ValueError:
+            raise HTTPException(400, "the body must be a JSON object in UTF-8") from None
+        if not isinstance(body, dict) or has_surrogate(body):
+            raise HTTPException(400, "the body must be a JSON object in UTF-8")
+        name = body.get("name")
+        if name is not None and not isinstance(name, str):
+            raise HTTPException(422, "name: must be a string")
+        table = await table_or_404(request, table_id)
+        try:
+            seat, secret = await lobby.join(registry(request), table, name or None)
+        except lobby.NoFreeSeat as e:
+            return refused(409, str(e))
+        except ProtocolError as e:
+            return refused(422, e.message)
+        except Exception as e:
+            failed(e, "a seat could not be taken")
+            return refused(503, "the database is unavailable; try again soon")
+        link = f"{base_url(settings, request)}/t/{table.id}#{secret}"
+        return JSONResponse({"seat": seat, "token": secret, "link": link}, status_code=201)
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:

@@ -16,6 +16,8 @@ type        fields                                                effect
 ``back``    nothing                                               play your seat again (a
                                                                   bot stood in for you)
 ``bot_seat`` ``seat``: another person's seat, disconnected        the host hands it to a bot
+``start``   nothing                                               the host starts the game
+``rematch`` nothing (after the game)                              everyone to a new table
 ==========  ====================================================  ==========================
 
 Server to client: ``welcome`` (once, after ``hello``), ``state`` (after every change; a full
@@ -70,6 +72,8 @@ ERROR_CODES: Final = (
     "incompatible",  # the table was dealt by another engine version (then closed)
     "not_host",  # bot_seat from a seat that is not the host's
     "bad_seat",  # bot_seat for a seat that is no other person's, or is connected
+    "not_started",  # act before the host started the game (the waiting room)
+    "not_over",  # rematch before the game is over
 )
 
 
@@ -113,7 +117,17 @@ class BotSeat:
     seat: int
 
 
-ClientMessage = Hello | Act | Rename | Ping | Back | BotSeat
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    pass
+
+
+ClientMessage = Hello | Act | Rename | Ping | Back | BotSeat | Start | Rematch
 
 
 def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
@@ -191,6 +205,12 @@ def parse_client(text: str) -> ClientMessage:
     if kind == "back":
         _fields(data, "back", set())
         return Back()
+    if kind == "start":
+        _fields(data, "start", set())
+        return Start()
+    if kind == "rematch":
+        _fields(data, "rematch", set())
+        return Rematch()
     if kind == "bot_seat":
         _fields(data, "bot_seat", {"seat"})
         seat = data.get("seat")

@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import clock, partners, views
+from truco.web import clock, lobby, partners, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -48,7 +48,9 @@ from truco.web.protocol import (
     Hello,
     Ping,
     ProtocolError,
+    Rematch,
     Rename,
+    Start,
     clean_name,
     encode,
     error,
@@ -123,11 +125,19 @@ class Table:
         #: An action is applied but not yet committed: no state may be sent meanwhile.
         self._storing = False
         self.broadcasts = 0
+        #: Listed in the lobby (:mod:`truco.web.lobby`); the seats sat at since loaded; whether
+        #: the first move may be made (a table of people waits for them, or for its host);
+        #: the rematch's table, once made.
+        self.public = False
+        self.created = time.monotonic()
+        self.arrived: set[int] = set()
+        self.started = sum(1 for s in seats if s.kind == "human") < 2
+        self.rematch: str | None = None
         #: The per-move clock and the bots that stand in for people (:mod:`truco.web.clock`).
         self.clock = clock.Clock(
             clock_seconds,
             registry.settings.away_limit,
-            turn=lambda: -1 if self.match.over else self.match.turn,
+            turn=lambda: -1 if self.match.over or not self.started else self.match.turn,
             people=[i for i, s in enumerate(seats) if s.kind == "human"],
             connected=lambda seat: bool(self.seats[seat].conns),
             changed=self._stand_in_changed,
@@ -150,6 +160,8 @@ class Table:
                 raise TrucoError(f"action {len(self.actions)}: not p{seat}'s turn")
             self.match.apply(action)
             self.actions.append((seat, action))
+        if self.actions:
+            self.started = True
 
     def connections(self) -> int:
         return len(self.spectators) + sum(len(s.conns) for s in self.seats)
@@ -180,6 +192,9 @@ class Table:
             spectator=seat is None,
         )
         view.update(self.clock.view())
+        view["waiting"] = lobby.waiting_view(self)
+        view["rematch"] = self.rematch
+        view["public"] = self.public
         return encode({"type": "state", "view": view})
 
     def welcome(self, seat: int | None) -> str:
@@ -253,6 +268,10 @@ class Table:
                 self._back(conn)
             elif isinstance(msg, BotSeat):
                 self._bot_seat(conn, msg)
+            elif isinstance(msg, Start):
+                self._start(conn)
+            elif isinstance(msg, Rematch):
+                await self._rematch(conn)
         except ProtocolError as e:
             conn.send(error(e.code, e.message))
 
@@ -285,6 +304,10 @@ class Table:
         self.last_active = time.monotonic()
         conn.send(self.welcome(seat))
         if seat is not None:
+            self.arrived.add(seat)
+            if not self.started and all(p in self.arrived for p in self.clock.people):
+                self.started = True  # everyone is here: the game begins
+                self.clock.moved()
             self.clock.arrived(seat)
         self.broadcast()
         self.kick_bots()
@@ -311,6 +334,8 @@ class Table:
     async def _act(self, conn: Conn, msg: Act) -> None:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators cannot act")
+        if not self.started:
+            raise ProtocolError("not_started", "the host has not started the game yet")
         self.clock.give_back(conn.seat)  # a person who acts is back (the bot stops)
         async with self.lock:
             match = self.match
@@ -367,7 +392,7 @@ class Table:
         if match.over:
             return False
         seat = match.turn
-        if seat < 0:
+        if seat < 0 or not self.started:
             return False
         if self.clock.plays(seat):  # a stand-in plays on while some person is at the table
             return self.has_people()
@@ -408,6 +433,39 @@ class Table:
             raise ProtocolError("bad_seat", f"p{seat} is connected: its person plays it")
         if not self.clock.hand_over(seat, "host"):
             self.broadcast()
+
+    def _start(self, conn: Conn) -> None:
+        """The host starts the game: a bot stands in for every person still missing."""
+        if conn.seat is None or conn.seat != self.host():
+            raise ProtocolError("not_host", "only the host may start the game")
+        if self.started:
+            self.broadcast()
+            return
+        self.started = True
+        for seat in self.clock.people:
+            if not self.seats[seat].conns:
+                self.clock.hand_over(seat, "host")
+        self.clock.moved()
+        self.broadcast()
+        self.kick_bots()
+
+    async def _rematch(self, conn: Conn) -> None:
+        """Everyone to the rematch's table (made once, by the first who asks)."""
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot ask for a rematch")
+        if not self.match.over:
+            raise ProtocolError("not_over", "a rematch comes after the game")
+        try:
+            new = await lobby.rematch(self.registry, self)
+        except ServerFull as e:
+            raise ProtocolError("server_full", str(e)) from None
+        except Exception as e:
+            log.error("table %s: no rematch: %s", self.id, e)
+            raise ProtocolError("server", "the rematch could not be made; try again") from None
+        text = encode({"type": "rematch", "table": new.id})
+        for c in [*self.spectators, *(c for s in self.seats for c in s.conns)]:
+            c.send(text)
+        self.broadcast()
 
     def _phase(self, phase: str) -> None:
         self.bot_phase = phase
@@ -554,6 +612,7 @@ class Tables:
         bot_level: str,
         seats: Sequence[tuple[str, str | None]],
         clock_seconds: int | None = None,
+        public: bool = False,
     ) -> tuple[Table, dict[int, str]]:
         """A new table; ``seats`` holds (kind, name) per seat. Returns it and the seat secrets.
 
@@ -575,8 +634,8 @@ class Tables:
             )
         except ValueError as e:
             raise TrucoError(str(e)) from None
-        if clock.KEY in settings:
-            raise TrucoError("options: the clock is given on its own")
+        if clock.KEY in settings or lobby.KEY in settings:
+            raise TrucoError("options: the clock and public are given on their own")
         if "answer_seats" in settings:
             raise TrucoError("options: answer_seats is the table's own (its people's seats)")
         settings.update(partners.answer_seats(players, kinds))
@@ -599,7 +658,9 @@ class Tables:
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
-        stored_options = {**overrides, clock.KEY: seconds} if seconds else overrides
+        stored_options = {**overrides, clock.KEY: seconds} if seconds else dict(overrides)
+        if public:
+            stored_options[lobby.KEY] = True
 
         def insert(conn: Any) -> None:
             Store.insert_table(
@@ -626,6 +687,7 @@ class Tables:
             overrides,
             seconds,
         )
+        table.public = public
         self._room()
         self.live[table_id] = table
         table.kick_bots()
@@ -666,6 +728,7 @@ class Tables:
                 "resume it exactly"
             )
         stored, seconds = clock.split(dict(data.options))
+        stored, public = lobby.split(stored)
         options: dict[str, Any] = dict(stored)
         options["players"] = data.players
         options["target"] = data.target
@@ -680,6 +743,7 @@ class Tables:
             stored,
             seconds or 0,
         )
+        table.public = public
         table.replay(data.actions)
         log.info("table %s resumed at seq %d", data.id, table.seq)
         return table

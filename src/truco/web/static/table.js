@@ -122,7 +122,23 @@ function onMessage(msg) {
     render();
   } else if (msg.type === "error") {
     onError(msg);
+  } else if (msg.type === "rematch") {
+    goToRematch(msg.table);
   }
+}
+
+// Everyone to the rematch: the same seat secret works there, and the host's invitations too.
+function goToRematch(id) {
+  if (!id) return;
+  gone = true;
+  if (token) storage((s) => s.setItem(`truco:seat:${id}`, token));
+  const invites = storage((s) => JSON.parse(s.getItem(`truco:invites:${tableId}`) || "null"));
+  if (invites) {
+    const moved = (link) => link.replace(`/t/${tableId}`, `/t/${id}`);
+    const copy = { seats: invites.seats.map((s) => ({ ...s, link: moved(s.link) })), watch: moved(invites.watch) };
+    storage((s) => s.setItem(`truco:invites:${id}`, JSON.stringify(copy)));
+  }
+  location.href = `/t/${encodeURIComponent(id)}`;
 }
 
 function onError(msg) {
@@ -137,7 +153,7 @@ function onError(msg) {
     banner(t("status.no_table"), "warn");
   } else if (msg.code === "illegal") {
     toast(t("error.illegal", { m: msg.message }));
-  } else if (msg.code === "not_your_turn" || msg.code === "stale") {
+  } else if (["not_your_turn", "stale", "not_started"].includes(msg.code)) {
     toast(t(`error.${msg.code}`));
   } else {
     toast(t("error.other", { m: msg.message }));
@@ -530,6 +546,7 @@ function renderFelt() {
     place(played, 22, 17);
     felt.append(played);
   }
+  if (view.waiting) felt.append(waitingRoom());
   const centre = el("div", "centre");
   view.baza_results.forEach((r, i) => {
     const text = r === -1 ? "parda" : teamName(r);
@@ -537,6 +554,41 @@ function renderFelt() {
   });
   seen.bazas = view.baza_results.length;
   felt.append(centre);
+}
+
+// Before the first move, while people are missing: who is awaited, and the host's "start".
+function waitingRoom() {
+  const box = el("section", "waiting-room");
+  box.setAttribute("aria-label", t("wait.title"));
+  box.append(el("h2", "", t("wait.title")));
+  const missing = view.waiting.missing.map(seatName);
+  box.append(el("p", "", t("wait.missing", { names: missing.join(", ") })));
+  const invites = storage((s) => JSON.parse(s.getItem(`truco:invites:${tableId}`) || "null"));
+  if (invites && isHost()) {
+    for (const s of invites.seats) {
+      if (!view.waiting.missing.includes(s.seat)) continue;
+      const copy = el("button", "btn-small copy-link", t("wait.copy", { name: seatName(s.seat) }));
+      copy.type = "button";
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(s.link);
+          copy.textContent = t("invite.copied");
+        } catch (e) {
+          prompt(t("invite.copy"), s.link);
+        }
+      });
+      box.append(copy);
+    }
+  }
+  if (isHost()) {
+    const start = el("button", "btn-primary start-btn", t("wait.start"));
+    start.type = "button";
+    start.addEventListener("click", () => send({ type: "start" }));
+    box.append(start);
+  } else {
+    box.append(el("p", "muted", t("wait.host")));
+  }
+  return box;
 }
 
 // A seat's last seña this hand that you saw: its face, the gesture and what it means; an
@@ -569,7 +621,7 @@ function renderMine() {
   const actions = $("actions");
   actions.replaceChildren();
   if (you === null) return;
-  const legal = myTurn ? view.legal : [];
+  const legal = myTurn && !view.waiting ? view.legal : [];
   view.hand.forEach((card, i) => {
     freshHand();
     const button = el("button", "card-btn" + (seen.dealt.has(card) ? "" : " dealt"));
@@ -672,6 +724,7 @@ function lastCall() {
 
 function statusText() {
   if (view.over) return t("status.over");
+  if (view.waiting) return t("wait.status");
   const turn = view.turn;
   if (turn < 0) return "";
   const pending = (view.stake.envido && view.stake.envido.state === "pending") || view.stake.truco.pending;
@@ -954,10 +1007,17 @@ function maybeOverlay() {
       dl.setAttribute("download", "");
       const again = el("a", "btn-small", t("over.new"));
       again.href = "/";
+      const revancha = el("button", "btn-primary rematch-btn", t("over.rematch"));
+      revancha.type = "button";
+      revancha.addEventListener("click", () => {
+        if (view.rematch) goToRematch(view.rematch);
+        else send({ type: "rematch" });
+      });
       const close = el("button", "btn-small continue", t("end.continue"));
       close.type = "button";
       close.addEventListener("click", closeOverlay);
-      showOverlay(t("over.title"), body, [dl, again, close], 0);
+      const buttons = you === null ? [dl, again, close] : [revancha, dl, again, close];
+      showOverlay(t("over.title"), body, buttons, 0);
     }
     seenFinished = number;
     return;
