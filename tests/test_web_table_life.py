@@ -240,3 +240,140 @@ def test_offline_buttons_are_disabled_and_a_cut_move_is_sent_again(
         assert live.actions[0][0] == 0
     finally:
         context.close()
+
+
+def test_lobby_join_waiting_room_and_rematch(browser: Browser, server: LiveServer) -> None:
+    """Friends find each other's table in the lobby, wait in the waiting room, play the match
+    and start the rematch in one click."""
+    table = server.create("argentino", ["human", "human"], public=True, target=2, clock=0)
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        host = host_ctx.new_page()
+        host.goto(table["seats"][0]["link"])
+        room = host.locator(".waiting-room")
+        room.wait_for()
+        assert "Falta: Jugador 2" in room.inner_text()
+        assert host.locator(".waiting-room .start-btn").count() == 1  # the host may start
+        assert host.locator("[data-testid='hand'] .card-btn:not([disabled])").count() == 0
+        guest = guest_ctx.new_page()
+        guest.goto(server.http + "/")
+        guest.fill("#name", "Eva")
+        row = guest.locator(f".lobby-row[data-table='{table['id']}']")
+        row.wait_for()
+        assert "Argentino" in row.inner_text() and "libre" in row.inner_text()
+        row.locator(".join-btn").click()
+        guest.wait_for_url(f"**/t/{table['id']}")
+        guest.wait_for_selector(".seat.me")
+        room.wait_for(state="detached")  # everyone is here: the game starts
+        host.locator(".seat[data-seat='1'] .seat-name", has_text="Eva").wait_for()
+        for _ in range(600):
+            if over(host) and over(guest):
+                break
+            for page in (host, guest):
+                nonmodal = page.locator("#overlay.nonmodal:not(.hidden)")
+                if nonmodal.count():
+                    page.keyboard.press("Escape")
+            my_move(host) or my_move(guest)
+            host.wait_for_timeout(40)
+        assert over(host) and over(guest)
+        old = server.table(table["id"])
+        assert old.match.over
+        guest.locator("#overlay button.rematch-btn").click()  # "Revancha": one click
+        host.wait_for_url(lambda url: table["id"] not in url)
+        guest.wait_for_url(lambda url: table["id"] not in url)
+        assert host.url.split("/t/")[1] == guest.url.split("/t/")[1] == old.rematch
+        host.wait_for_selector(".seat.me")
+        guest.wait_for_selector(".seat.me")
+        again = server.table(old.rematch or "")
+        wait_until(lambda: again.arrived == {0, 1})
+        assert again.started and again.seed != old.seed
+        assert [s.name for s in again.seats] == [s.name for s in old.seats]
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
+
+
+def test_the_host_starts_with_bots_in_the_empty_seats(browser: Browser, server: LiveServer) -> None:
+    table = server.create("espanol", ["human", "bot", "human", "bot"], clock=0)
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    try:
+        page = context.new_page()
+        page.goto(table["seats"][0]["link"])
+        page.locator(".waiting-room .start-btn").click()
+        page.locator(".waiting-room").wait_for(state="detached")
+        page.locator(".seat[data-seat='2'] .tag.standin").wait_for()
+        page.wait_for_selector("[data-testid='actions'] button:not([disabled])")
+    finally:
+        context.close()
+
+
+AXE = None
+
+
+def axe_violations(page: Page) -> list[dict[str, object]]:
+    """axe-core's serious and critical violations on the page (axe.min.js from the
+    axe-playwright-python wheel: nothing is fetched)."""
+    global AXE
+    if AXE is None:
+        import axe_playwright_python
+
+        AXE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+    page.evaluate(AXE)
+    result = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("where", ["home", "table", "rules"])
+def test_no_serious_accessibility_violation(
+    browser: Browser, server: LiveServer, where: str
+) -> None:
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        if where == "home":
+            server.create("espanol", ["human", "human", "bot", "bot"], public=True)
+            page.goto(server.http + "/")
+            page.wait_for_selector(".lobby-row")
+        elif where == "table":
+            table = server.create("argentino", ["human", "bot"])
+            page.goto(table["seats"][0]["link"])
+            page.wait_for_selector("[data-testid='actions'] button")
+        else:
+            page.goto(server.http + "/rules/argentino")
+            page.wait_for_selector(".order-row")
+        assert axe_violations(page) == []
+    finally:
+        context.close()
+
+
+def test_keyboard_only_play_with_visible_focus(browser: Browser, server: LiveServer) -> None:
+    table = server.create("argentino", ["human", "bot"])
+    context = browser.new_context(viewport={"width": 1366, "height": 657})
+    try:
+        page = context.new_page()
+        page.goto(table["seats"][0]["link"])
+        page.wait_for_selector("[data-testid='hand'] .card-btn:not([disabled])")
+        for _ in range(40):  # Tab to the first card
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('card-btn')"):
+                break
+        focused = page.evaluate(
+            "(() => { const e = document.activeElement; const s = getComputedStyle(e);"
+            " return [e.dataset.card, s.outlineStyle, s.outlineWidth]; })()"
+        )
+        assert focused[0] and focused[1] != "none" and focused[2] != "0px"
+        page.keyboard.press("Enter")
+        played = page.locator(f"[data-testid='hand'] button[data-card='{focused[0]}']")
+        played.wait_for(state="detached")
+        labels = page.evaluate(
+            "[...document.querySelectorAll('button')].filter(b => b.offsetParent !== null"
+            " && !(b.getAttribute('aria-label') || b.textContent.trim())).length"
+        )
+        assert labels == 0  # every visible control says what it is
+    finally:
+        context.close()

@@ -519,6 +519,8 @@ function renderFelt() {
     }
     if (seat !== you) {
       const held = el("div", "held");
+      held.setAttribute("role", "img");
+      held.setAttribute("aria-label", t("seat.held", { n: view.held[seat] }));
       for (let i = 0; i < view.held[seat]; i++) held.append(cardEl(null, "tiny"));
       box.append(held);
     }
