@@ -159,3 +159,36 @@ def test_a_rematch_takes_everyone_to_a_new_table(server: LiveServer) -> None:
             assert back.state is not None and back.state["seq"] == 0
 
     asyncio.run(run())
+
+
+def test_quick_phrases_are_fixed_rate_limited_and_shown_to_all(server: LiveServer) -> None:
+    from truco.web.phrases import PER_WINDOW, PHRASES
+
+    assert "bien" in PHRASES and "dale" in PHRASES and "que_suerte" in PHRASES
+    words = set(" ".join(w for pair in PHRASES.values() for w in pair).lower().split())
+    for card_word in ("espada", "basto", "oro", "copa", "as", "envido", "tengo", "flor", "buenas"):
+        assert card_word not in words  # a phrase carries no card information
+    assert not any(ch.isdigit() for w in words for ch in w)
+    table = server.create("argentino", ["human", "bot"])
+
+    async def run() -> None:
+        async with (
+            joined(server, table["id"], table["tokens"][0]) as me,
+            joined(server, table["id"]) as watcher,
+        ):
+            assert me.received[0]["phrases"]["bien"] == {"es": "¡Bien!", "en": "Nice!"}
+            await me.send({"type": "say", "phrase": "bien"})
+            seen = await watcher.state_where(lambda v: v["talk"] != [])
+            assert [(s["seat"], s["phrase"]) for s in seen["talk"]] == [(0, "bien")]
+            await me.send({"type": "say", "phrase": "your cards are 1e 7e"})
+            assert (await me.error())["code"] == "bad_message"
+            await watcher.send({"type": "say", "phrase": "dale"})
+            assert (await watcher.error())["code"] == "not_seated"
+            for _ in range(PER_WINDOW - 1):
+                await me.send({"type": "say", "phrase": "dale"})
+            await me.send({"type": "say", "phrase": "dale"})
+            assert (await me.error())["code"] == "rate_limited"
+            view = await watcher.state_where(lambda v: len(v["talk"]) == PER_WINDOW)
+            assert [s["phrase"] for s in view["talk"]] == ["bien"] + ["dale"] * (PER_WINDOW - 1)
+
+    asyncio.run(run())

@@ -236,7 +236,9 @@ def test_offline_buttons_are_disabled_and_a_cut_move_is_sent_again(
         chosen = card.get_attribute("data-card")
         card.click()
         page.locator("#toast", has_text="reenvió").wait_for()
-        page.locator(f"[data-testid='hand'] [data-card='{chosen}']").wait_for(state="detached")
+        page.locator(f"[data-testid='hand'] button[data-card='{chosen}']").wait_for(
+            state="detached"
+        )
         assert live.actions[0][0] == 0
     finally:
         context.close()
@@ -377,3 +379,28 @@ def test_keyboard_only_play_with_visible_focus(browser: Browser, server: LiveSer
         assert labels == 0  # every visible control says what it is
     finally:
         context.close()
+
+
+def test_a_quick_phrase_shows_as_a_bubble_and_in_the_log(
+    browser: Browser, server: LiveServer
+) -> None:
+    table = server.create("argentino", ["human", "human"], clock=0)
+    ana_ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    beto_ctx = browser.new_context(viewport={"width": 360, "height": 640})
+    try:
+        ana = ana_ctx.new_page()
+        ana.goto(table["seats"][0]["link"])
+        beto = beto_ctx.new_page()
+        beto.goto(table["seats"][1]["link"])
+        beto.wait_for_selector(".seat.me")
+        beto.click("#talk-btn")
+        beto.click(".phrase-btn[data-phrase='que_suerte']")
+        bubble = ana.locator(".seat[data-seat='1'] .bubble.phrase")
+        bubble.wait_for()
+        assert bubble.inner_text() == "Qué suerte"
+        assert "Qué suerte" in ana.locator("#log .talk-log").inner_text()
+        bubble.wait_for(state="detached", timeout=8000)  # a bubble, not a banner
+        assert beto.evaluate("window.scrollY") == 0
+    finally:
+        ana_ctx.close()
+        beto_ctx.close()

@@ -18,6 +18,7 @@ type        fields                                                effect
 ``bot_seat`` ``seat``: another person's seat, disconnected        the host hands it to a bot
 ``start``   nothing                                               the host starts the game
 ``rematch`` nothing (after the game)                              everyone to a new table
+``say``     ``phrase``: a quick phrase's key (``bien``, ``dale``)  say it at the table
 ==========  ====================================================  ==========================
 
 Server to client: ``welcome`` (once, after ``hello``), ``state`` (after every change; a full
@@ -127,7 +128,12 @@ class Rematch:
     pass
 
 
-ClientMessage = Hello | Act | Rename | Ping | Back | BotSeat | Start | Rematch
+@dataclass(frozen=True, slots=True)
+class Say:
+    phrase: str
+
+
+ClientMessage = Hello | Act | Rename | Ping | Back | BotSeat | Start | Rematch | Say
 
 
 def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
@@ -211,6 +217,12 @@ def parse_client(text: str) -> ClientMessage:
     if kind == "rematch":
         _fields(data, "rematch", set())
         return Rematch()
+    if kind == "say":
+        _fields(data, "say", {"phrase"})
+        phrase = data.get("phrase")
+        if not isinstance(phrase, str) or not 1 <= len(phrase) <= 32:
+            raise ProtocolError("bad_message", "say: 'phrase' must be a quick phrase's key")
+        return Say(phrase)
     if kind == "bot_seat":
         _fields(data, "bot_seat", {"seat"})
         seat = data.get("seat")

@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import clock, lobby, partners, views
+from truco.web import clock, lobby, partners, phrases, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -50,6 +50,7 @@ from truco.web.protocol import (
     ProtocolError,
     Rematch,
     Rename,
+    Say,
     Start,
     clean_name,
     encode,
@@ -133,6 +134,8 @@ class Table:
         self.arrived: set[int] = set()
         self.started = sum(1 for s in seats if s.kind == "human") < 2
         self.rematch: str | None = None
+        #: The quick phrases said lately (:mod:`truco.web.phrases`).
+        self.talk = phrases.Talk()
         #: The per-move clock and the bots that stand in for people (:mod:`truco.web.clock`).
         self.clock = clock.Clock(
             clock_seconds,
@@ -195,6 +198,7 @@ class Table:
         view["waiting"] = lobby.waiting_view(self)
         view["rematch"] = self.rematch
         view["public"] = self.public
+        view["talk"] = self.talk.view()
         return encode({"type": "state", "view": view})
 
     def welcome(self, seat: int | None) -> str:
@@ -206,6 +210,7 @@ class Table:
                 "seat": seat,
                 "bot_level": self.bot_level,
                 "rules": views.rules_summary(self.rules),
+                "phrases": {k: {"es": es, "en": en} for k, (es, en) in phrases.PHRASES.items()},
             }
         )
 
@@ -272,6 +277,8 @@ class Table:
                 self._start(conn)
             elif isinstance(msg, Rematch):
                 await self._rematch(conn)
+            elif isinstance(msg, Say):
+                self._say(conn, msg)
         except ProtocolError as e:
             conn.send(error(e.code, e.message))
 
@@ -433,6 +440,17 @@ class Table:
             raise ProtocolError("bad_seat", f"p{seat} is connected: its person plays it")
         if not self.clock.hand_over(seat, "host"):
             self.broadcast()
+
+    def _say(self, conn: Conn, msg: Say) -> None:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators watch in silence")
+        try:
+            said = self.talk.say(conn.seat, msg.phrase)
+        except ValueError as e:
+            raise ProtocolError("bad_message", str(e)) from None
+        if said is None:
+            raise ProtocolError("rate_limited", "too many phrases; wait a few seconds")
+        self.broadcast()
 
     def _start(self, conn: Conn) -> None:
         """The host starts the game: a bot stands in for every person still missing."""

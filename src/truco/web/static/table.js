@@ -46,6 +46,12 @@ let wasMyTurn = false;
 let lastLogLength = 0;
 // What was on show already (so that only new cards and bazas are animated): by hand number.
 let seen = { hand: -1, dealt: new Set(), played: new Set(), bazas: 0 };
+// Quick phrases (issue 13): their words come with the welcome; each said one shows as a bubble
+// for a few seconds, once.
+let phrases = {};
+let talkSeen = null;
+const talkBubbles = new Map();
+let talkOpen = false;
 const soundKey = "truco:sound";
 let soundOn = false;
 let audio = null;
@@ -109,6 +115,7 @@ function onMessage(msg) {
     rules = msg.rules;
     you = msg.seat;
     online = true;
+    phrases = msg.phrases || {};
     banner(you === null ? t("status.spectator") : null, "info");
     renderChrome();
   } else if (msg.type === "state") {
@@ -118,6 +125,7 @@ function onMessage(msg) {
     clockAt = performance.now();
     settlePending();
     noteStandIns();
+    noteTalk();
     sounds();
     render();
   } else if (msg.type === "error") {
@@ -194,6 +202,52 @@ function settlePending() {
       toast(t("move.refused"));
     }
   }
+}
+
+// ------------------------------------------------------------------ table talk
+
+function phraseWords(key) {
+  const p = phrases[key];
+  return p ? p[lang()] || p.es : key;
+}
+
+function noteTalk() {
+  const talk = view.talk || [];
+  const last = talk.length ? talk[talk.length - 1].id : 0;
+  if (talkSeen !== null) {
+    for (const said of talk) {
+      if (said.id <= talkSeen) continue;
+      talkBubbles.set(said.seat, { key: said.phrase, until: performance.now() + 4000 });
+      setTimeout(() => view && renderFelt(), 4100);
+      beep(520, 60, 0.03);
+    }
+  }
+  talkSeen = Math.max(talkSeen || 0, last);
+}
+
+function renderTalk() {
+  let row = $("talk");
+  const toggle = $("talk-btn");
+  if (!row || !toggle) return;
+  toggle.classList.toggle("hidden", you === null);
+  toggle.setAttribute("aria-expanded", String(talkOpen));
+  row.classList.toggle("hidden", !talkOpen || you === null);
+  if (row.childElementCount !== Object.keys(phrases).length) {
+    row.replaceChildren();
+    for (const key of Object.keys(phrases)) {
+      const b = el("button", "phrase-btn", phraseWords(key));
+      b.type = "button";
+      b.dataset.phrase = key;
+      b.addEventListener("click", () => {
+        send({ type: "say", phrase: key });
+        talkOpen = false;
+        renderTalk();
+      });
+      row.append(b);
+    }
+  }
+  for (const b of row.children) b.textContent = phraseWords(b.dataset.phrase);
+  toggle.textContent = `💬 ${t("talk.button")}`;
 }
 
 // ------------------------------------------------------------------ stand-in bots, the clock
@@ -527,6 +581,8 @@ function renderFelt() {
     const signs = (view.senas || []).filter((s) => s.seat === seat && seat !== you);
     if (signs.length) box.append(senaMark(signs[signs.length - 1], signs.length));
     if (talk.has(seat)) box.append(el("div", "bubble", talk.get(seat)));
+    const said = talkBubbles.get(seat);
+    if (said && said.until > performance.now()) box.append(el("div", "bubble phrase", phraseWords(said.key)));
     place(box, 41, 39);
     felt.append(box);
 
@@ -653,6 +709,7 @@ function renderMine() {
     actions.append(button);
   }
   renderSenas(legal);
+  renderTalk();
 }
 
 function renderSenas(legal) {
@@ -851,6 +908,15 @@ function renderLog() {
     details.append(older);
     if (words && words.summary.length) details.append(reasonsList(words));
     box.append(details);
+  }
+  const talk = view.talk || [];
+  if (talk.length) {
+    const lines = el("ul", "plain talk-log");
+    lines.setAttribute("aria-label", t("talk.log"));
+    for (const said of talk.slice(-6)) {
+      lines.append(el("li", `team${said.seat % 2}`, `💬 ${seatName(said.seat)}: ${phraseWords(said.phrase)}`));
+    }
+    box.append(lines);
   }
   box.scrollTop = follow ? box.scrollHeight : kept;
 }
@@ -1108,6 +1174,10 @@ function main() {
     renamed = true;
     send({ type: "name", name });
     $("name-form").classList.add("hidden");
+  });
+  $("talk-btn").addEventListener("click", () => {
+    talkOpen = !talkOpen;
+    renderTalk();
   });
   $("more-btn").addEventListener("click", () => {
     const open = document.body.classList.toggle("more-open");
