@@ -247,7 +247,7 @@ function renderTalk() {
     }
   }
   for (const b of row.children) b.textContent = phraseWords(b.dataset.phrase);
-  toggle.textContent = `💬 ${t("talk.button")}`;
+  toggle.textContent = t("talk.button");
 }
 
 // ------------------------------------------------------------------ stand-in bots, the clock
@@ -333,7 +333,7 @@ function sounds() {
 
 function renderSoundButton() {
   const button = $("sound-btn");
-  button.textContent = soundOn ? "🔊" : "🔇";
+  button.textContent = t(soundOn ? "sound.short_on" : "sound.short_off");
   button.setAttribute("aria-pressed", String(soundOn));
   button.title = t(soundOn ? "sound.on" : "sound.off");
   button.setAttribute("aria-label", t("sound.label"));
@@ -419,7 +419,7 @@ function renderChrome() {
   const name = `Truco ${t(`variant.${rules.variant}`)}`;
   document.title = myTurn ? `● ${t("title.your_turn")} · ${name}` : name;
   const watchers = view ? view.spectators : 0;
-  $("watchers").textContent = watchers ? `👁 ${t("spectators", { n: watchers })}` : "";
+  $("watchers").textContent = watchers ? t("spectators", { n: watchers }) : "";
   renderSoundButton();
   $("rules-link").href = `/rules/${rules.variant}?players=${rules.players}`;
 }
@@ -914,7 +914,7 @@ function renderLog() {
     const lines = el("ul", "plain talk-log");
     lines.setAttribute("aria-label", t("talk.log"));
     for (const said of talk.slice(-6)) {
-      lines.append(el("li", `team${said.seat % 2}`, `💬 ${seatName(said.seat)}: ${phraseWords(said.phrase)}`));
+      lines.append(el("li", `team${said.seat % 2}`, `${seatName(said.seat)}: «${phraseWords(said.phrase)}»`));
     }
     box.append(lines);
   }
