@@ -404,3 +404,19 @@ def test_a_quick_phrase_shows_as_a_bubble_and_in_the_log(
     finally:
         ana_ctx.close()
         beto_ctx.close()
+
+
+def test_play_now_against_a_bot_in_one_click(browser: Browser, server: LiveServer) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(server.http + "/")
+        page.wait_for_selector(".variant")
+        page.click("#quick-btn")
+        page.wait_for_url("**/t/*")
+        page.wait_for_selector(".seat.me")
+        assert page.locator(".seat").count() == 2
+        assert page.locator(".seat .tag.bot").count() == 1
+        assert page.locator(".waiting-room").count() == 0  # one person: it plays at once
+    finally:
+        context.close()
