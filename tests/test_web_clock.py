@@ -128,3 +128,29 @@ def test_the_host_hands_an_absent_seat_to_a_bot(server: LiveServer) -> None:
             assert stand_ins(view) == [{"seat": 1, "why": "host"}]
 
     asyncio.run(run())
+
+
+def test_a_table_dropped_from_memory_has_no_timer_left(server: LiveServer) -> None:
+    table = server.create("argentino", ["human", "human"])
+    live = server.table(table["id"])
+
+    async def run() -> None:
+        async with joined(server, table["id"], table["tokens"][1]):
+            pass
+        # seat 1 is away: its timer waits for the away limit
+        for _ in range(50):
+            if live.clock._timer is not None:
+                break
+            await asyncio.sleep(0.01)
+        assert live.clock._timer is not None
+
+    asyncio.run(run())
+    registry = server.app.state.tables
+    loop = registry._tasks[0].get_loop()  # the server's loop: its timers are touched there
+
+    async def sweep() -> int:
+        return int(registry.sweep(force=True))
+
+    asyncio.run_coroutine_threadsafe(sweep(), loop).result(10)
+    assert table["id"] not in registry.live
+    assert live.clock._timer is None

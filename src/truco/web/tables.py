@@ -780,12 +780,15 @@ class Tables:
             and not t._storing
         ]
         for t in idle:
+            t.clock.stop()  # no timer may wake a table that is no longer live
             del self.live[t.id]
         return len(idle)
 
     async def close(self) -> None:
         for job in self._tasks:
             job.cancel()
+        for table in self.live.values():
+            table.clock.stop()
         tasks = [t.bot_task for t in self.live.values() if t.bot_task and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
