@@ -100,9 +100,10 @@ def test_a_person_whose_clock_runs_out_gets_a_bot_and_says_back(server: LiveServ
             assert stand_ins(view) == [{"seat": 0, "why": "clock"}]
             await p1.state_where(lambda v: v["seq"] >= 1, timeout=5)  # the bot moved for p0
             assert live.actions[0][0] == 0
-            await p0.send({"type": "back"})  # (p1 may run out meanwhile: its own affair)
+            # only "back" (or acting, or connecting again) gives a seat back; with a 1 s clock
+            # it may run out again later, and p1's too: their own affair
+            await p0.send({"type": "back"})
             await p0.state_where(lambda v: all(s["seat"] != 0 for s in v["stand_in"]))
-            assert not live.clock.plays(0)
 
     asyncio.run(run())
 
