@@ -367,3 +367,45 @@ def test_relayed_clients_count_under_their_own_address(
         assert "too_many_connections" in refused or refused == "closed 1008", refused
     finally:
         stop_nodes([a, b])
+
+
+def test_the_lobby_and_its_seats_span_the_cluster(
+    backends: tuple[str, str], tmp_path: Path
+) -> None:
+    """A public table opened on node a is listed by node b's home page, and a seat taken
+    through node b (which forwards the join to a, the owner) is a seat a accepts."""
+    database, redis = backends
+    a = start_node("a", database, redis, tmp_path, LEASE_MS)
+    b = start_node("b", database, redis, tmp_path, LEASE_MS)
+    try:
+        table = create(a, ["human", "human"], public=True)
+        tid = table["id"]
+        deadline = time.monotonic() + 10
+        while True:
+            listed = {
+                t["id"]: t for t in httpx.get(f"{b.http}/api/lobby", timeout=5).json()["tables"]
+            }
+            if tid in listed or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert tid in listed, "node b does not list node a's public table"
+        assert [s["free"] for s in listed[tid]["seats"]] == [False, True]
+        r = httpx.post(f"{b.http}/api/tables/{tid}/join", json={"name": "Beto"}, timeout=10)
+        assert r.status_code == 201, r.text
+        joined = r.json()
+        assert joined["seat"] == 1 and joined["link"].startswith(f"{b.http}/t/{tid}#")
+
+        async def sit(node: Node, secret: str) -> dict[str, Any]:
+            async with connect(f"{node.ws}/{tid}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": secret}))
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if m["type"] in ("welcome", "error"):
+                        return dict(m)
+
+        welcome = asyncio.run(sit(b, joined["token"]))  # relayed to a, which checks it
+        assert welcome["type"] == "welcome" and welcome["seat"] == 1, welcome
+        again = httpx.post(f"{b.http}/api/tables/{tid}/join", json={}, timeout=10)
+        assert again.status_code == 409, again.text  # no free seat left, said by the owner
+    finally:
+        stop_nodes([a, b])

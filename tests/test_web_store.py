@@ -20,10 +20,12 @@ from truco.web.writer import Writer
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
-    """A view without who happens to be connected."""
+    """A view without who happens to be connected (nor the time left on the clock)."""
     out = dict(view)
     out["seats"] = [{k: v for k, v in s.items() if k != "connected"} for s in view["seats"]]
     out.pop("spectators")
+    if out.get("clock"):
+        out["clock"] = {k: v for k, v in out["clock"].items() if k != "left"}
     return out
 
 
@@ -158,7 +160,8 @@ def test_a_failed_write_changes_nothing(tmp_path: Path) -> None:
     """If the database refuses an action, the player is told and the table stays as it was."""
     path = tmp_path / "fail.sqlite3"
     with LiveServer(f"sqlite:///{path}") as live:
-        table = live.create("argentino", ["human", "human"])
+        # (a bot in seat 1: a table of two people would wait for the second one to arrive)
+        table = live.create("argentino", ["human", "bot"])
 
         async def run() -> None:
             async with joined(live, table["id"], table["tokens"][0]) as p0:

@@ -56,7 +56,17 @@ class Layout:
     Built once per (rules, seating) and shared by every hand with that seating.
     """
 
-    __slots__ = ("extras", "next", "openings", "raises", "rules", "seat_of", "team", "team_sizes")
+    __slots__ = (
+        "answerers",
+        "extras",
+        "next",
+        "openings",
+        "raises",
+        "rules",
+        "seat_of",
+        "team",
+        "team_sizes",
+    )
 
     def __init__(self, rules: Rules, seats: tuple[int, ...]) -> None:
         k = len(seats)
@@ -65,6 +75,8 @@ class Layout:
         self.team = tuple(s & 1 for s in seats)
         self.next = tuple((p + 1) % k for p in range(k))
         self.team_sizes = (self.team.count(0), self.team.count(1))
+        #: The positions whose seats answer the calls made to their team (``answer_seats``).
+        self.answerers = frozenset(p for p in range(k) if seats[p] in rules.answer_seats)
         self.openings = tuple(ENVIDO_BY_NAME[c] for c in rules.envido_calls)
         extras = []
         for truco_call in range(5):
@@ -369,12 +381,21 @@ class Hand:
         self.baza_leader = self.turn = self.actor = q
 
     def _first_opponent_after(self, p: int) -> int:
-        """The answerer of a call by ``p``: the first opponent after ``p`` still in (RULES.md 4)."""
+        """The answerer of a call by ``p``: the first opponent after ``p`` still in (RULES.md 4),
+        or, where the rules name seats that answer for their team (``answer_seats``), the first
+        such opponent after ``p`` still in."""
         nxt = self._next
         team = self.team[p]
         q = nxt[p]
         while not self.alive[q] or self.team[q] == team:
             q = nxt[q]
+        answerers = self._layout.answerers
+        if answerers and q not in answerers:
+            r = nxt[q]
+            while r != q:
+                if r in answerers and self.alive[r] and self.team[r] != team:
+                    return r
+                r = nxt[r]
         return q
 
     def _call_truco(self, level: int) -> None:

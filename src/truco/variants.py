@@ -85,6 +85,11 @@ class Rules:
     flor_points: int = 3
     #: Whether a player holding a flor must sing it before playing a card (a house rule).
     flor_must_sing: bool = False
+    #: Seats that answer the calls made to their team (docs/decisions.md): the first of them
+    #: after the caller still in the hand answers instead of the first opponent (RULES.md 4
+    #: leaves who answers to a decision). The browser game names its people's seats, so a bot
+    #: partner never accepts or rejects a call on a person's behalf. Empty: RULES.md 4.
+    answer_seats: tuple[int, ...] = ()
     #: Free-form extras for later options; empty for now.
     extras: tuple[tuple[str, Any], ...] = field(default=())
 
@@ -180,6 +185,17 @@ def _validate(r: Rules) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise bad(option, f"must be a whole number of at least 0, not {value!r}")
     _validate_table_talk(r, bad)
+    seats = r.answer_seats
+    if (
+        not isinstance(seats, tuple)
+        or any(not isinstance(s, int) or isinstance(s, bool) for s in seats)
+        or any(not 0 <= s < r.players for s in seats)
+        or len(set(seats)) != len(seats)
+    ):
+        raise bad(
+            "answer_seats",
+            f"must list distinct seats from 0 to {r.players - 1}, not {_plain(seats)!r}",
+        )
     if r.uses_pica_pica() and r.pica_pica_until <= r.pica_pica_from:
         # RULES.md 12: a target that makes another option meaningless is refused. Pica-pica
         # alternates between 5 and target - 5 (RULES.md 8): with 10 or less it never would.
@@ -214,6 +230,11 @@ def _validate_table_talk(r: Rules, bad: Any) -> None:
         raise bad(option, "only with flor = true")
 
 
+def _plain(value: Any) -> Any:
+    """A tuple as the list a record writes."""
+    return list(value) if isinstance(value, tuple) else value
+
+
 def _frozen(value: Any) -> Any:
     """Lists (as TOML gives them) to tuples, so that rules stay immutable and comparable."""
     if isinstance(value, list | tuple):
@@ -240,6 +261,7 @@ OPTIONS: Final = (
     "flor",
     "flor_points",
     "flor_must_sing",
+    "answer_seats",
 )
 
 

@@ -41,7 +41,7 @@ from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
-from truco.web import deals
+from truco.web import deals, lobby
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
@@ -87,6 +87,10 @@ class TableSpec(BaseModel):
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
     #: Rule overrides by RULES.md option name, e.g. ``{"deck": "36"}``.
     options: dict[str, Any] = Field(default_factory=dict, max_length=16)
+    #: Seconds per move (0: no clock); default: off against bots alone, 30 with two people.
+    clock: int | None = Field(default=None, ge=0, le=600)
+    #: Listed in the lobby while it has a free seat; private tables are link-only.
+    public: bool = False
 
 
 def card_order(deck: tuple[int, ...]) -> list[list[str]]:
@@ -278,9 +282,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables: Tables = request.app.state.tables
         return tables
 
-    async def table_or_404(request: Request, table_id: str) -> Table:
+    async def table_or_404(request: Request, table_id: str, take: bool = False) -> Table:
+        """The table, for reading (any node of a cluster answers from the database) or, with
+        ``take``, for changing it (live here: a cluster raises :class:`Elsewhere` where another
+        node owns it)."""
+        tables = registry(request)
         try:
-            table = await registry(request).view(table_id) if _ID.fullmatch(table_id) else None
+            if not _ID.fullmatch(table_id):
+                table = None
+            else:
+                table = await (tables.get(table_id) if take else tables.view(table_id))
+        except Elsewhere:
+            raise
         except Incompatible as e:
             raise HTTPException(409, str(e)) from None
         except ServerFull as e:
@@ -350,6 +363,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 options=spec.options,
                 bot_level=spec.bot_level,
                 seats=[(s.kind, s.name) for s in spec.seats],
+                clock_seconds=spec.clock,
+                public=spec.public,
             )
         except (TrucoError, ProtocolError) as e:
             return refused(422, str(e))
@@ -372,6 +387,43 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             },
             status_code=201,
         )
+
+    @app.get("/api/lobby")
+    async def lobby_tables(request: Request) -> dict[str, Any]:
+        return {"tables": await registry(request).lobby_listing()}
+
+    @app.post("/api/tables/{table_id}/join", status_code=201)
+    async def join_table(table_id: str, request: Request) -> JSONResponse:
+        data = await request.body()
+        try:
+            body = json.loads(data or b"{}")
+        except ValueError:
+            raise HTTPException(400, "the body must be a JSON object in UTF-8") from None
+        if not isinstance(body, dict) or has_surrogate(body):
+            raise HTTPException(400, "the body must be a JSON object in UTF-8")
+        name = body.get("name")
+        if name is not None and not isinstance(name, str):
+            raise HTTPException(422, "name: must be a string")
+        try:
+            table = await table_or_404(request, table_id, take=True)
+        except Elsewhere as e:  # a cluster: the seat is taken where the table lives
+            from truco.web.cluster import forward_join
+
+            status, answer = await asyncio.to_thread(forward_join, e.address, table_id, data)
+            if status == 201 and isinstance(answer.get("token"), str):
+                answer["link"] = f"{base_url(settings, request)}/t/{table_id}#{answer['token']}"
+            return JSONResponse(answer, status_code=status)
+        try:
+            seat, secret = await lobby.join(registry(request), table, name or None)
+        except lobby.NoFreeSeat as e:
+            return refused(409, str(e))
+        except ProtocolError as e:
+            return refused(422, e.message)
+        except Exception as e:
+            failed(e, "a seat could not be taken")
+            return refused(503, "the database is unavailable; try again soon")
+        link = f"{base_url(settings, request)}/t/{table.id}#{secret}"
+        return JSONResponse({"seat": seat, "token": secret, "link": link}, status_code=201)
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str, request: Request) -> dict[str, Any]:

@@ -17,10 +17,15 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
+import urllib.error
+import urllib.request
+from typing import Any
 
+from truco.web import lobby
 from truco.web.bots import BotRunner
 from truco.web.lease import Leases
 from truco.web.settings import Settings
@@ -32,6 +37,30 @@ log = logging.getLogger("truco.web")
 
 #: The key the nodes sign relayed clients' addresses with (:mod:`truco.web.proxy`).
 RELAY_KEY = "truco:relay-key"
+#: Where each node publishes its lobby (its public tables with a free seat), for a few seconds.
+LOBBY_KEY = "truco:lobby:"
+#: How often a node publishes its lobby, and how long a published one lasts (seconds).
+LOBBY_EVERY, LOBBY_TTL = 1.0, 5.0
+
+
+def forward_join(address: str, table_id: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    """``POST /api/tables/<id>/join`` on the table's owner (a node of the cluster at
+    ``address``): its status and JSON answer. A seat can only be taken where the table lives,
+    since the owner checks every seat's secret in memory."""
+    request = urllib.request.Request(
+        f"{address.rstrip('/')}/api/tables/{table_id}/join",
+        data=body or b"{}",
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as e:
+        try:
+            return e.code, json.loads(e.read() or b"{}")
+        except ValueError:
+            return e.code, {"detail": "the table's node refused"}
 
 
 class ClusterTables(Tables):
@@ -54,6 +83,41 @@ class ClusterTables(Tables):
         super().start()
         every = self.settings.lease_ms / 3000
         self._tasks.append(asyncio.create_task(self._renewing(every), name="truco-leases"))
+        self._tasks.append(asyncio.create_task(self._publishing(), name="truco-lobby"))
+
+    async def _publishing(self) -> None:
+        """Publish this node's lobby to Redis every second, for the other nodes' home pages."""
+        key = LOBBY_KEY + self.node
+        while True:
+            try:
+                listed = json.dumps(lobby.listing(self))
+                await self.leases.redis.set(key, listed, px=int(LOBBY_TTL * 1000))
+            except Exception as e:
+                log.warning("the lobby could not be published: %r", e)
+            await asyncio.sleep(LOBBY_EVERY)
+
+    async def lobby_listing(self) -> list[dict[str, Any]]:
+        """Every node's open public tables: this node's now, the others' as they published
+        them (at most a second old); a table that moved is listed once."""
+        out = lobby.listing(self)
+        seen = {t["id"] for t in out}
+        try:
+            keys = [k async for k in self.leases.redis.scan_iter(match=LOBBY_KEY + "*")]
+            mine = (LOBBY_KEY + self.node).encode()
+            others = [k for k in keys if (k if isinstance(k, bytes) else k.encode()) != mine]
+            published = await self.leases.redis.mget(others) if others else []
+        except Exception as e:
+            log.warning("the other nodes' lobbies could not be read: %r", e)
+            published = []
+        for text in published:
+            if not text:
+                continue
+            with contextlib.suppress(ValueError, TypeError):
+                for t in json.loads(text):
+                    if t.get("id") not in seen:
+                        seen.add(t["id"])
+                        out.append(t)
+        return out[: lobby.MAX_LISTED]
 
     async def _renewing(self, every: float) -> None:
         while True:

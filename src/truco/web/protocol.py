@@ -13,6 +13,12 @@ type        fields                                                effect
             ``seq`` of the state the choice was made in
 ``name``    ``name``: 1..24 characters                            rename your seat
 ``ping``    nothing                                               the server answers ``pong``
+``back``    nothing                                               play your seat again (a
+                                                                  bot stood in for you)
+``bot_seat`` ``seat``: another person's seat, disconnected        the host hands it to a bot
+``start``   nothing                                               the host starts the game
+``rematch`` nothing (after the game)                              everyone to a new table
+``say``     ``phrase``: a quick phrase's key (``bien``, ``dale``)  say it at the table
 ==========  ====================================================  ==========================
 
 Server to client: ``welcome`` (once, after ``hello``), ``state`` (after every change; a full
@@ -65,6 +71,10 @@ ERROR_CODES: Final = (
     "spectators_full",  # this table has as many spectators as it takes
     "server_full",  # this server holds as many tables as it takes (then closed)
     "incompatible",  # the table was dealt by another engine version (then closed)
+    "not_host",  # bot_seat from a seat that is not the host's
+    "bad_seat",  # bot_seat for a seat that is no other person's, or is connected
+    "not_started",  # act before the host started the game (the waiting room)
+    "not_over",  # rematch before the game is over
 )
 
 
@@ -98,7 +108,32 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | Act | Rename | Ping
+@dataclass(frozen=True, slots=True)
+class Back:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    phrase: str
+
+
+ClientMessage = Hello | Act | Rename | Ping | Back | BotSeat | Start | Rematch | Say
 
 
 def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
@@ -173,6 +208,27 @@ def parse_client(text: str) -> ClientMessage:
     if kind == "ping":
         _fields(data, "ping", set())
         return Ping()
+    if kind == "back":
+        _fields(data, "back", set())
+        return Back()
+    if kind == "start":
+        _fields(data, "start", set())
+        return Start()
+    if kind == "rematch":
+        _fields(data, "rematch", set())
+        return Rematch()
+    if kind == "say":
+        _fields(data, "say", {"phrase"})
+        phrase = data.get("phrase")
+        if not isinstance(phrase, str) or not 1 <= len(phrase) <= 32:
+            raise ProtocolError("bad_message", "say: 'phrase' must be a quick phrase's key")
+        return Say(phrase)
+    if kind == "bot_seat":
+        _fields(data, "bot_seat", {"seat"})
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 8:
+            raise ProtocolError("bad_message", "bot_seat: 'seat' must be a seat number")
+        return BotSeat(seat)
     if not isinstance(kind, str):
         raise ProtocolError("bad_message", "every message needs a 'type'")
     shown = kind if len(kind) <= 20 else kind[:20] + "..."

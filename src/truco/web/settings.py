@@ -50,6 +50,9 @@ class Settings:
     #: Seconds before a table with nobody connected and no bot to move is dropped from memory
     #: (it stays in the database and is loaded again when someone comes back).
     idle_unload: float = 600.0
+    #: Seconds a person may be disconnected from a table of two or more people before a bot
+    #: plays their seat (until they come back; issue 13).
+    away_limit: float = 20.0
     #: Seconds a new connection has to say hello.
     hello_timeout: float = 30.0
     #: Messages a connection may send per second on average, and in a burst (then

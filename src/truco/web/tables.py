@@ -34,7 +34,7 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import deals, ops, views
+from truco.web import clock, deals, lobby, ops, partners, phrases, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
@@ -42,11 +42,16 @@ from truco.web.limits import Window
 from truco.web.protocol import (
     PROTOCOL_VERSION,
     Act,
+    Back,
+    BotSeat,
     ClientMessage,
     Hello,
     Ping,
     ProtocolError,
+    Rematch,
     Rename,
+    Say,
+    Start,
     clean_name,
     encode,
     error,
@@ -98,6 +103,7 @@ class Table:
         seats: list[Seat],
         options: dict[str, Any],
         deal_secret: str | None = None,
+        clock_seconds: int = 0,
     ) -> None:
         self.registry = registry
         self.id = table_id
@@ -128,6 +134,25 @@ class Table:
         #: An action is applied but not yet committed: no state may be sent meanwhile.
         self._storing = False
         self.broadcasts = 0
+        #: Listed in the lobby (:mod:`truco.web.lobby`); the seats sat at since loaded; whether
+        #: the first move may be made (a table of people waits for them, or for its host);
+        #: the rematch's table, once made.
+        self.public = False
+        self.created = time.monotonic()
+        self.arrived: set[int] = set()
+        self.started = sum(1 for s in seats if s.kind == "human") < 2
+        self.rematch: str | None = None
+        #: The quick phrases said lately (:mod:`truco.web.phrases`).
+        self.talk = phrases.Talk()
+        #: The per-move clock and the bots that stand in for people (:mod:`truco.web.clock`).
+        self.clock = clock.Clock(
+            clock_seconds,
+            registry.settings.away_limit,
+            turn=lambda: -1 if self.match.over or not self.started else self.match.turn,
+            people=[i for i, s in enumerate(seats) if s.kind == "human"],
+            connected=lambda seat: bool(self.seats[seat].conns),
+            changed=self._stand_in_changed,
+        )
 
     # ------------------------------------------------------------------ state
 
@@ -163,6 +188,8 @@ class Table:
                 raise TrucoError(f"action {len(self.actions)}: not p{seat}'s turn")
             self.match.apply(action)
             self.actions.append((seat, action))
+        if self.actions:
+            self.started = True
 
     def connections(self) -> int:
         return len(self.spectators) + sum(len(s.conns) for s in self.seats)
@@ -192,6 +219,11 @@ class Table:
             downloads={"hands": self.offered(), "game": self.match.over},
             spectator=seat is None,
         )
+        view.update(self.clock.view())
+        view["waiting"] = lobby.waiting_view(self)
+        view["rematch"] = self.rematch
+        view["public"] = self.public
+        view["talk"] = self.talk.view()
         return encode({"type": "state", "view": view})
 
     def welcome(self, seat: int | None) -> str:
@@ -203,6 +235,7 @@ class Table:
                 "seat": seat,
                 "bot_level": self.bot_level,
                 "rules": views.rules_summary(self.rules),
+                "phrases": {k: {"es": es, "en": en} for k, (es, en) in phrases.PHRASES.items()},
             }
         )
 
@@ -250,6 +283,7 @@ class Table:
             self.spectators.discard(conn)
         else:
             self.seats[conn.seat].conns.discard(conn)
+            self.clock.left(conn.seat)
         if conn.hello:
             self.last_active = time.monotonic()
             self.broadcast()
@@ -267,6 +301,16 @@ class Table:
                 await self._rename(conn, msg)
             elif isinstance(msg, Act):
                 await self._act(conn, msg)
+            elif isinstance(msg, Back):
+                self._back(conn)
+            elif isinstance(msg, BotSeat):
+                self._bot_seat(conn, msg)
+            elif isinstance(msg, Start):
+                self._start(conn)
+            elif isinstance(msg, Rematch):
+                await self._rematch(conn)
+            elif isinstance(msg, Say):
+                self._say(conn, msg)
         except ProtocolError as e:
             conn.send(error(e.code, e.message))
 
@@ -301,6 +345,12 @@ class Table:
         history = self.deal_history()
         if history is not None:
             conn.send(history)
+        if seat is not None:
+            self.arrived.add(seat)
+            if not self.started and all(p in self.arrived for p in self.clock.people):
+                self.started = True  # everyone is here: the game begins
+                self.clock.moved()
+            self.clock.arrived(seat)
         self.broadcast()
         self.kick_bots()
 
@@ -331,6 +381,9 @@ class Table:
     async def _act(self, conn: Conn, msg: Act) -> None:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators cannot act")
+        if not self.started:
+            raise ProtocolError("not_started", "the host has not started the game yet")
+        self.clock.give_back(conn.seat)  # a person who acts is back (the bot stops)
         async with self.lock:
             match = self.match
             if match.over:
@@ -379,6 +432,7 @@ class Table:
         finally:
             self._storing = False
             self.broadcast()
+        self.clock.moved()
         self.last_active = time.monotonic()
 
     # ------------------------------------------------------------------ bots
@@ -388,7 +442,11 @@ class Table:
         if match.over:
             return False
         seat = match.turn
-        if seat < 0 or self.seats[seat].kind != "bot":
+        if seat < 0 or not self.started:
+            return False
+        if self.clock.plays(seat):  # a stand-in plays on while some person is at the table
+            return self.has_people()
+        if self.seats[seat].kind != "bot":
             return False
         # A table of bots only plays while someone watches it.
         return any(s.kind == "human" for s in self.seats) or self.connections() > 0
@@ -399,6 +457,76 @@ class Table:
             self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
             return True
         return False
+
+    def _stand_in_changed(self) -> None:
+        """A seat was handed to a bot or given back: everyone is told, the bots start."""
+        self.broadcast()
+        self.kick_bots()
+
+    def _back(self, conn: Conn) -> None:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators have no seat to take back")
+        self.clock.give_back(conn.seat)
+        self.broadcast()
+
+    def host(self) -> int | None:
+        """The host's seat: the first person's (the one who opened the table sits there)."""
+        return self.clock.people[0] if self.clock.people else None
+
+    def _bot_seat(self, conn: Conn, msg: BotSeat) -> None:
+        if conn.seat is None or conn.seat != self.host():
+            raise ProtocolError("not_host", "only the host may hand a seat to a bot")
+        seat = msg.seat
+        if seat not in self.clock.people or seat == conn.seat:
+            raise ProtocolError("bad_seat", f"p{seat} is not another person's seat")
+        if self.seats[seat].conns:
+            raise ProtocolError("bad_seat", f"p{seat} is connected: its person plays it")
+        if not self.clock.hand_over(seat, "host"):
+            self.broadcast()
+
+    def _say(self, conn: Conn, msg: Say) -> None:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators watch in silence")
+        try:
+            said = self.talk.say(conn.seat, msg.phrase)
+        except ValueError as e:
+            raise ProtocolError("bad_message", str(e)) from None
+        if said is None:
+            raise ProtocolError("rate_limited", "too many phrases; wait a few seconds")
+        self.broadcast()
+
+    def _start(self, conn: Conn) -> None:
+        """The host starts the game: a bot stands in for every person still missing."""
+        if conn.seat is None or conn.seat != self.host():
+            raise ProtocolError("not_host", "only the host may start the game")
+        if self.started:
+            self.broadcast()
+            return
+        self.started = True
+        for seat in self.clock.people:
+            if not self.seats[seat].conns:
+                self.clock.hand_over(seat, "host")
+        self.clock.moved()
+        self.broadcast()
+        self.kick_bots()
+
+    async def _rematch(self, conn: Conn) -> None:
+        """Everyone to the rematch's table (made once, by the first who asks)."""
+        if conn.seat is None:
+            raise ProtocolError("not_seated", "spectators cannot ask for a rematch")
+        if not self.match.over:
+            raise ProtocolError("not_over", "a rematch comes after the game")
+        try:
+            new = await lobby.rematch(self.registry, self)
+        except ServerFull as e:
+            raise ProtocolError("server_full", str(e)) from None
+        except Exception as e:
+            log.error("table %s: no rematch: %s", self.id, e)
+            raise ProtocolError("server", "the rematch could not be made; try again") from None
+        text = encode({"type": "rematch", "table": new.id})
+        for c in [*self.spectators, *(c for s in self.seats for c in s.conns)]:
+            c.send(text)
+        self.broadcast()
 
     def _phase(self, phase: str) -> None:
         self.bot_phase = phase
@@ -443,7 +571,7 @@ class Table:
                     continue
                 self._phase("store")
                 async with self.lock:
-                    if self.seq != seq:
+                    if self.seq != seq or not self._bot_to_move():  # (or its person is back)
                         failures = 0
                         continue
                     try:
@@ -546,6 +674,8 @@ class Tables:
         options: dict[str, Any],
         bot_level: str,
         seats: Sequence[tuple[str, str | None]],
+        clock_seconds: int | None = None,
+        public: bool = False,
     ) -> tuple[Table, dict[int, str]]:
         """A new table; ``seats`` holds (kind, name) per seat. Returns it and the seat secrets.
 
@@ -562,6 +692,18 @@ class Tables:
         settings["players"] = players
         if target is not None:
             settings["target"] = target
+        kinds = [kind for kind, _ in seats]
+        try:
+            seconds = clock.check_seconds(
+                clock.default_seconds(kinds) if clock_seconds is None else clock_seconds
+            )
+        except ValueError as e:
+            raise TrucoError(str(e)) from None
+        if clock.KEY in settings or lobby.KEY in settings:
+            raise TrucoError("options: the clock and public are given on their own")
+        if "answer_seats" in settings:
+            raise TrucoError("options: answer_seats is the table's own (its people's seats)")
+        settings.update(partners.answer_seats(players, kinds))
         rules = variant_with(variant, settings)
         if len(seats) != rules.players:
             raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
@@ -583,6 +725,9 @@ class Tables:
         deal_secret = deals.new_secret()
         await self._claim(table_id, new=True)
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
+        stored_options = {**overrides, clock.KEY: seconds} if seconds else dict(overrides)
+        if public:
+            stored_options[lobby.KEY] = True
 
         def insert(conn: Any) -> None:
             Store.insert_table(
@@ -591,7 +736,7 @@ class Tables:
                 variant=rules.name,
                 players=rules.players,
                 target=rules.target,
-                options=overrides,
+                options=stored_options,
                 seed=seed,
                 bot_level=bot_level,
                 engine=__version__,
@@ -608,9 +753,11 @@ class Tables:
             bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
             overrides,
-            deal_secret,
+            deal_secret=deal_secret,
+            clock_seconds=seconds,
         )
         table.deal_news()  # what the table has committed to so far goes out on hello
+        table.public = public
         self._room()
         self.live[table_id] = table
         table.kick_bots()
@@ -653,7 +800,9 @@ class Tables:
                 f"{__version__}, which may deal and referee it differently, so it cannot "
                 "resume it exactly"
             )
-        options: dict[str, Any] = dict(data.options)
+        stored, seconds = clock.split(dict(data.options))
+        stored, public = lobby.split(stored)
+        options: dict[str, Any] = dict(stored)
         options["players"] = data.players
         options["target"] = data.target
         rules = variant_with(data.variant, options)
@@ -664,9 +813,11 @@ class Tables:
             data.seed,
             data.bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in data.seats],
-            dict(data.options),
-            data.deal_secret,
+            stored,
+            deal_secret=data.deal_secret,
+            clock_seconds=seconds or 0,
         )
+        table.public = public
         table.replay(data.actions)
         table.deal_news()  # published before the restart; hello sends it again
         log.info("table %s resumed at seq %d", data.id, table.seq)
@@ -686,6 +837,7 @@ class Tables:
             and not t._storing
         ]
         for t in idle:
+            t.clock.stop()  # no timer may wake a table that is no longer live
             del self.live[t.id]
         if idle:
             self._released([t.id for t in idle])
@@ -753,9 +905,16 @@ class Tables:
         await self._give_up([t.id for t in tables])
         log.info("drained")
 
+    async def lobby_listing(self) -> list[dict[str, Any]]:
+        """The open public tables with a free seat (:func:`truco.web.lobby.listing`); a cluster
+        node lists every node's."""
+        return lobby.listing(self)
+
     async def close(self) -> None:
         for job in self._tasks:
             job.cancel()
+        for table in self.live.values():
+            table.clock.stop()
         tasks = [t.bot_task for t in self.live.values() if t.bot_task and not t.bot_task.done()]
         for task in tasks:
             task.cancel()

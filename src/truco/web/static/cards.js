@@ -41,8 +41,12 @@ const FIGURES = { 10: "S", 11: "C", 12: "R" };
 function svg(markup, label) {
   const el = document.createElementNS(NS, "svg");
   el.setAttribute("viewBox", "0 0 100 150");
-  el.setAttribute("role", "img");
-  el.setAttribute("aria-label", label);
+  if (label) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  } else {
+    el.setAttribute("aria-hidden", "true"); // a card back says nothing: its row is labelled
+  }
   el.innerHTML = markup;
   return el;
 }

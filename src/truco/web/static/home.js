@@ -162,6 +162,7 @@ function renderMine() {
 
 function render() {
   applyStatic();
+  if (!info) return;
   renderVariants();
   renderSelects();
   renderOptions();
@@ -185,6 +186,9 @@ async function create(event) {
     seats,
     options: { ...choice.options },
   };
+  // The clock: automatic (off against bots alone, 30 s with two people) unless chosen.
+  if ($("clock").value !== "") body.clock = Number($("clock").value);
+  if ($("public").checked) body.public = true;
   button.disabled = true;
   button.textContent = t("home.creating");
   $("create-error").textContent = "";
@@ -223,6 +227,82 @@ async function create(event) {
   }
 }
 
+// ------------------------------------------------------------------ the lobby, quick play
+
+function lobbyRow(table) {
+  const li = document.createElement("li");
+  li.className = "lobby-row";
+  li.dataset.table = table.id;
+  const what = document.createElement("span");
+  what.className = "lobby-what";
+  what.textContent = `${t(`variant.${table.variant}`)} · ${t("lobby.players", { n: table.players })} · ${t("lobby.target", { n: table.target })}`;
+  const who = document.createElement("span");
+  who.className = "lobby-who muted";
+  who.textContent = table.seats
+    .map((s) => (s.free ? t("lobby.free") : s.kind === "bot" ? t("lobby.bot") : s.name))
+    .join(", ");
+  const join = document.createElement("button");
+  join.type = "button";
+  join.className = "btn-small join-btn";
+  join.textContent = t("lobby.join");
+  join.setAttribute("aria-label", `${t("lobby.join")}: ${what.textContent}`);
+  join.addEventListener("click", () => joinTable(table.id, join));
+  li.append(what, who, join);
+  return li;
+}
+
+async function renderLobby() {
+  const list = $("lobby");
+  try {
+    const response = await fetch("/api/lobby");
+    const data = await response.json();
+    list.replaceChildren();
+    if (!data.tables.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = t("lobby.none");
+      list.append(li);
+    }
+    for (const table of data.tables) list.append(lobbyRow(table));
+  } catch (e) {
+    // the next refresh tries again
+  }
+}
+
+async function joinTable(id, button) {
+  button.disabled = true;
+  const name = $("name").value.trim();
+  store("truco:name", name);
+  try {
+    const response = await fetch(`/api/tables/${encodeURIComponent(id)}/join`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(name ? { name } : {}),
+    });
+    const data = await response.json();
+    if (!response.ok) throw new Error(typeof data.detail === "string" ? data.detail : response.statusText);
+    try {
+      localStorage.setItem(`truco:seat:${id}`, data.token);
+    } catch (e) {
+      /* the fragment carries it */
+    }
+    location.href = `/t/${id}#${data.token}`;
+  } catch (e) {
+    $("lobby-error").textContent = t("home.error", { e: e.message });
+    button.disabled = false;
+    renderLobby();
+  }
+}
+
+// One click: argentino, two players, a bot of the chosen level.
+async function quickPlay() {
+  choice = { variant: "argentino", players: 2, seats: ["you", "bot"], options: {} };
+  render();
+  $("clock").value = "";
+  $("public").checked = false;
+  $("create-btn").click();
+}
+
 async function main() {
   $("name").value = load("truco:name", "") || "";
   $("lang-btn").addEventListener("click", () => {
@@ -234,10 +314,13 @@ async function main() {
     render();
   });
   $("create").addEventListener("submit", create);
+  $("quick-btn").addEventListener("click", quickPlay);
   applyStatic();
   const response = await fetch("/api/variants");
   info = await response.json();
   render();
+  renderLobby();
+  setInterval(renderLobby, 5000);
 }
 
 main();

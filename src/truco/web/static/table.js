@@ -35,6 +35,27 @@ let overShown = false;
 let overlayTimer = null;
 let renamed = false;
 let senasOpen = false;
+// Offline play (issue 13): no move while the connection is down; a move sent just before a cut
+// is sent again on reconnecting if the table still waits for it, else the player is told.
+let online = false;
+let pending = null;
+// The stand-in bots last seen (seat -> why), the clock's time left and when it was read.
+let standIns = null;
+let clockLeft = null;
+let clockAt = 0;
+let wasMyTurn = false;
+let lastLogLength = 0;
+// What was on show already (so that only new cards and bazas are animated): by hand number.
+let seen = { hand: -1, dealt: new Set(), played: new Set(), bazas: 0 };
+// Quick phrases (issue 13): their words come with the welcome; each said one shows as a bubble
+// for a few seconds, once.
+let phrases = {};
+let talkSeen = null;
+const talkBubbles = new Map();
+let talkOpen = false;
+const soundKey = "truco:sound";
+let soundOn = false;
+let audio = null;
 
 function el(tag, className = "", text = null) {
   const node = document.createElement(tag);
@@ -79,9 +100,14 @@ function connect() {
   ws.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
   ws.addEventListener("close", () => {
     busy = false;
+    online = false;
+    if (pending) pending.cut = true;
+    if (view) renderMine();
     if (gone) return;
-    banner(t("status.reconnecting"));
-    setTimeout(connect, Math.min(5000, 250 * 2 ** retry++));
+    banner(t("status.reconnecting"), "warn");
+    // The same address, with backoff (and a little jitter, so a restarted server is not
+    // hit by every browser at once).
+    setTimeout(connect, Math.min(8000, 250 * 2 ** retry++) * (0.75 + Math.random() / 2));
   });
 }
 
@@ -89,17 +115,41 @@ function onMessage(msg) {
   if (msg.type === "welcome") {
     rules = msg.rules;
     you = msg.seat;
+    online = true;
+    phrases = msg.phrases || {};
     banner(you === null ? t("status.spectator") : null, "info");
     renderChrome();
   } else if (msg.type === "state") {
     view = msg.view;
     busy = false;
+    clockLeft = view.clock ? view.clock.left : null;
+    clockAt = performance.now();
+    settlePending();
+    noteStandIns();
+    noteTalk();
+    sounds();
     render();
   } else if (msg.type === "error") {
     onError(msg);
   } else if (msg.type === "deal") {
     onDeal(msg);
+  } else if (msg.type === "rematch") {
+    goToRematch(msg.table);
   }
+}
+
+// Everyone to the rematch: the same seat secret works there, and the host's invitations too.
+function goToRematch(id) {
+  if (!id) return;
+  gone = true;
+  if (token) storage((s) => s.setItem(`truco:seat:${id}`, token));
+  const invites = storage((s) => JSON.parse(s.getItem(`truco:invites:${tableId}`) || "null"));
+  if (invites) {
+    const moved = (link) => link.replace(`/t/${tableId}`, `/t/${id}`);
+    const copy = { seats: invites.seats.map((s) => ({ ...s, link: moved(s.link) })), watch: moved(invites.watch) };
+    storage((s) => s.setItem(`truco:invites:${id}`, JSON.stringify(copy)));
+  }
+  location.href = `/t/${encodeURIComponent(id)}`;
 }
 
 function onError(msg) {
@@ -114,7 +164,7 @@ function onError(msg) {
     banner(t("status.no_table"), "warn");
   } else if (msg.code === "illegal") {
     toast(t("error.illegal", { m: msg.message }));
-  } else if (msg.code === "not_your_turn" || msg.code === "stale") {
+  } else if (["not_your_turn", "stale", "not_started"].includes(msg.code)) {
     toast(t(`error.${msg.code}`));
   } else {
     toast(t("error.other", { m: msg.message }));
@@ -123,10 +173,173 @@ function onError(msg) {
 }
 
 function act(action) {
+  if (!online) {
+    toast(t("status.offline"));
+    return;
+  }
   if (busy || !view || view.turn !== you || !view.legal.includes(action)) return;
   busy = true;
+  pending = { action, seq: view.seq, cut: false };
   send({ type: "act", action, seq: view.seq });
   renderMine();
+}
+
+// A state after a move: the move arrived, or, after a cut, it is sent again or refused.
+function settlePending() {
+  const p = pending;
+  if (!p) return;
+  if (view.seq > p.seq) {
+    pending = null;
+    if (!p.cut) return;
+    const mine = (e) => e.seat === you && e.act === p.action;
+    const arrived = view.log.some(mine) || (view.finished && view.finished.log.some(mine));
+    toast(t(arrived ? "move.arrived" : "move.refused"));
+  } else if (p.cut && view.seq === p.seq) {
+    if (view.turn === you && view.legal.includes(p.action)) {
+      p.cut = false;
+      busy = true;
+      send({ type: "act", action: p.action, seq: view.seq });
+      toast(t("move.resent"));
+    } else {
+      pending = null;
+      toast(t("move.refused"));
+    }
+  }
+}
+
+// ------------------------------------------------------------------ table talk
+
+function phraseWords(key) {
+  const p = phrases[key];
+  return p ? p[lang()] || p.es : key;
+}
+
+function noteTalk() {
+  const talk = view.talk || [];
+  const last = talk.length ? talk[talk.length - 1].id : 0;
+  if (talkSeen !== null) {
+    for (const said of talk) {
+      if (said.id <= talkSeen) continue;
+      talkBubbles.set(said.seat, { key: said.phrase, until: performance.now() + 4000 });
+      setTimeout(() => view && renderFelt(), 4100);
+      beep(520, 60, 0.03);
+    }
+  }
+  talkSeen = Math.max(talkSeen || 0, last);
+}
+
+function renderTalk() {
+  let row = $("talk");
+  const toggle = $("talk-btn");
+  if (!row || !toggle) return;
+  toggle.classList.toggle("hidden", you === null);
+  toggle.setAttribute("aria-expanded", String(talkOpen));
+  row.classList.toggle("hidden", !talkOpen || you === null);
+  if (row.childElementCount !== Object.keys(phrases).length) {
+    row.replaceChildren();
+    for (const key of Object.keys(phrases)) {
+      const b = el("button", "phrase-btn", phraseWords(key));
+      b.type = "button";
+      b.dataset.phrase = key;
+      b.addEventListener("click", () => {
+        send({ type: "say", phrase: key });
+        talkOpen = false;
+        renderTalk();
+      });
+      row.append(b);
+    }
+  }
+  for (const b of row.children) b.textContent = phraseWords(b.dataset.phrase);
+  toggle.textContent = t("talk.button");
+}
+
+// ------------------------------------------------------------------ stand-in bots, the clock
+
+function standIn(seat) {
+  return (view.stand_in || []).find((s) => s.seat === seat) || null;
+}
+
+function noteStandIns() {
+  const now = new Map((view.stand_in || []).map((s) => [s.seat, s.why]));
+  if (standIns) {
+    for (const seat of now.keys()) {
+      if (!standIns.has(seat) && seat !== you) toast(t("standin.on", { name: seatName(seat) }));
+    }
+    for (const seat of standIns.keys()) {
+      if (!now.has(seat) && seat !== you) toast(t("standin.off", { name: seatName(seat) }));
+    }
+  }
+  standIns = now;
+}
+
+// The host is the first person's seat (the one who opened the table sits there).
+function isHost() {
+  if (you === null || !view) return false;
+  return view.seats.findIndex((s) => s.kind === "human") === you;
+}
+
+function clockText() {
+  if (clockLeft === null || !view || view.over || view.turn < 0) return "";
+  const left = Math.max(0, clockLeft - (performance.now() - clockAt) / 1000);
+  return t("clock.left", { n: Math.ceil(left) });
+}
+
+function tickClock() {
+  const box = document.querySelector("#status .clock");
+  if (!box) return;
+  const text = clockText();
+  box.textContent = text;
+  const left = clockLeft === null ? 99 : clockLeft - (performance.now() - clockAt) / 1000;
+  box.classList.toggle("low", left <= 5);
+}
+
+// ------------------------------------------------------------------ sounds (off by default)
+
+function beep(freq, ms, gain = 0.06) {
+  if (!soundOn) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const vol = audio.createGain();
+    osc.frequency.value = freq;
+    vol.gain.value = gain;
+    osc.connect(vol).connect(audio.destination);
+    const end = audio.currentTime + ms / 1000;
+    vol.gain.exponentialRampToValueAtTime(0.0001, end);
+    osc.start();
+    osc.stop(end);
+  } catch (e) {
+    // no audio here: silence
+  }
+}
+
+function sounds() {
+  const log = view.log;
+  if (log.length > lastLogLength) {
+    const last = log[log.length - 1];
+    if (last.act && isCard(last.act)) beep(660, 70);
+    else if (last.act && !isSena(last.act)) beep(440, 220);
+  }
+  lastLogLength = log.length;
+  const mine = you !== null && view.turn === you && !view.over;
+  if (mine && !wasMyTurn) {
+    beep(880, 120);
+    try {
+      // (only once the person has touched the page: browsers refuse it before)
+      if (navigator.userActivation?.hasBeenActive) navigator.vibrate?.(120);
+    } catch (e) {
+      // no vibration here
+    }
+  }
+  wasMyTurn = mine;
+}
+
+function renderSoundButton() {
+  const button = $("sound-btn");
+  button.textContent = t(soundOn ? "sound.short_on" : "sound.short_off");
+  button.setAttribute("aria-pressed", String(soundOn));
+  button.title = t(soundOn ? "sound.on" : "sound.off");
+  button.setAttribute("aria-label", t("sound.label"));
 }
 
 // ------------------------------------------------------------------ words
@@ -205,7 +418,12 @@ function renderChrome() {
   if (!rules) return;
   const title = `${t(`variant.${rules.variant}`)} · ${rules.players} · ${rules.target}`;
   $("title").textContent = title;
-  document.title = `Truco ${t(`variant.${rules.variant}`)}`;
+  const myTurn = view && you !== null && view.turn === you && !view.over;
+  const name = `Truco ${t(`variant.${rules.variant}`)}`;
+  document.title = myTurn ? `● ${t("title.your_turn")} · ${name}` : name;
+  const watchers = view ? view.spectators : 0;
+  $("watchers").textContent = watchers ? t("spectators", { n: watchers }) : "";
+  renderSoundButton();
   $("rules-link").href = `/rules/${rules.variant}?players=${rules.players}`;
 }
 
@@ -306,7 +524,14 @@ function recentTalk() {
   return talk;
 }
 
+function freshHand() {
+  if (seen.hand !== view.hand_number) {
+    seen = { hand: view.hand_number, dealt: new Set(), played: new Set(), bazas: 0 };
+  }
+}
+
 function renderFelt() {
+  freshHand();
   const felt = $("felt");
   felt.replaceChildren();
   const n = rules.players;
@@ -335,19 +560,32 @@ function renderFelt() {
     box.append(name);
     const tags = el("div", "seat-tags");
     if (seat === view.mano) tags.append(el("span", "tag mano", t("seat.mano")));
+    const standing = standIn(seat);
     if (info.kind === "bot") tags.append(el("span", "tag bot", t("seat.bot")));
+    else if (standing) tags.append(el("span", "tag standin", t("seat.standin")));
     else if (!info.connected) tags.append(el("span", "tag offline", t("seat.offline")));
     if (view.folded.includes(seat)) tags.append(el("span", "tag folded", t("seat.folded")));
     if (seat === you) tags.append(el("span", "tag you", t("seat.you")));
     box.append(tags);
+    if (info.kind === "human" && !info.connected && !standing && seat !== you && isHost() && !view.over) {
+      const give = el("button", "btn-small to-bot", t("seat.to_bot"));
+      give.type = "button";
+      give.dataset.seat = String(seat);
+      give.addEventListener("click", () => send({ type: "bot_seat", seat }));
+      box.append(give);
+    }
     if (seat !== you) {
       const held = el("div", "held");
+      held.setAttribute("role", "img");
+      held.setAttribute("aria-label", t("seat.held", { n: view.held[seat] }));
       for (let i = 0; i < view.held[seat]; i++) held.append(cardEl(null, "tiny"));
       box.append(held);
     }
     const signs = (view.senas || []).filter((s) => s.seat === seat && seat !== you);
     if (signs.length) box.append(senaMark(signs[signs.length - 1], signs.length));
     if (talk.has(seat)) box.append(el("div", "bubble", talk.get(seat)));
+    const said = talkBubbles.get(seat);
+    if (said && said.until > performance.now()) box.append(el("div", "bubble phrase", phraseWords(said.key)));
     place(box, 41, 39);
     felt.append(box);
 
@@ -359,17 +597,59 @@ function renderFelt() {
       const result = view.baza_results[b];
       let extra = b === open ? "small current" : "small";
       if (b !== open && result !== undefined && result !== -1 && result !== seat % 2) extra += " lost";
+      const key = `${seat}:${found[1]}`;
+      if (!seen.played.has(key)) {
+        seen.played.add(key);
+        extra += " fresh";
+      }
       played.append(cardEl(found[1], extra));
     });
     place(played, 22, 17);
     felt.append(played);
   }
+  if (view.waiting) felt.append(waitingRoom());
   const centre = el("div", "centre");
   view.baza_results.forEach((r, i) => {
     const text = r === -1 ? "parda" : teamName(r);
-    centre.append(el("span", `chip team${r}`, `${i + 1}ª: ${text}`));
+    centre.append(el("span", `chip team${r}` + (i >= seen.bazas ? " fresh" : ""), `${i + 1}ª: ${text}`));
   });
+  seen.bazas = view.baza_results.length;
   felt.append(centre);
+}
+
+// Before the first move, while people are missing: who is awaited, and the host's "start".
+function waitingRoom() {
+  const box = el("section", "waiting-room");
+  box.setAttribute("aria-label", t("wait.title"));
+  box.append(el("h2", "", t("wait.title")));
+  const missing = view.waiting.missing.map(seatName);
+  box.append(el("p", "", t("wait.missing", { names: missing.join(", ") })));
+  const invites = storage((s) => JSON.parse(s.getItem(`truco:invites:${tableId}`) || "null"));
+  if (invites && isHost()) {
+    for (const s of invites.seats) {
+      if (!view.waiting.missing.includes(s.seat)) continue;
+      const copy = el("button", "btn-small copy-link", t("wait.copy", { name: seatName(s.seat) }));
+      copy.type = "button";
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(s.link);
+          copy.textContent = t("invite.copied");
+        } catch (e) {
+          prompt(t("invite.copy"), s.link);
+        }
+      });
+      box.append(copy);
+    }
+  }
+  if (isHost()) {
+    const start = el("button", "btn-primary start-btn", t("wait.start"));
+    start.type = "button";
+    start.addEventListener("click", () => send({ type: "start" }));
+    box.append(start);
+  } else {
+    box.append(el("p", "muted", t("wait.host")));
+  }
+  return box;
 }
 
 // A seat's last seña this hand that you saw: its face, the gesture and what it means; an
@@ -390,22 +670,29 @@ function renderMine() {
   if (!view) return;
   const status = $("status");
   const myTurn = you !== null && view.turn === you && !view.over;
-  status.className = "status" + (myTurn ? " your-turn" : "");
-  status.textContent = statusText();
+  status.className = "status" + (myTurn ? " your-turn" : "") + (online ? "" : " offline");
+  status.textContent = online ? statusText() : t("status.offline");
+  if (online && clockLeft !== null) status.append(" ", el("span", "clock", clockText()));
+  tickClock();
   renderNameForm();
+  renderStandIn();
 
   const cards = $("my-cards");
   cards.replaceChildren();
   const actions = $("actions");
   actions.replaceChildren();
   if (you === null) return;
-  const legal = myTurn ? view.legal : [];
+  const legal = myTurn && !view.waiting ? view.legal : [];
   view.hand.forEach((card, i) => {
-    const button = el("button", "card-btn");
+    freshHand();
+    const button = el("button", "card-btn" + (seen.dealt.has(card) ? "" : " dealt"));
+    seen.dealt.add(card);
+    button.style.animationDelay = `${i * 70}ms`;
     button.type = "button";
     button.dataset.card = card;
-    button.disabled = busy || !legal.includes(card);
+    button.disabled = busy || !online || !legal.includes(card);
     button.title = cardName(card);
+    button.setAttribute("aria-label", `${cardName(card)} (${i + 1})`);
     button.append(cardEl(card, "big"));
     button.append(el("kbd", "", String(i + 1)));
     button.addEventListener("click", () => act(card));
@@ -417,7 +704,7 @@ function renderMine() {
     const button = el("button", `act act-${action}`);
     button.type = "button";
     button.dataset.action = action;
-    button.disabled = busy;
+    button.disabled = busy || !online;
     const word = callWord(rules.variant, action, envidoCount(chain));
     button.append(el("span", "word", word), el("kbd", "", KEYS[action].toUpperCase()));
     button.title = callHint(rules.variant, action, envidoCount(chain));
@@ -425,6 +712,7 @@ function renderMine() {
     actions.append(button);
   }
   renderSenas(legal);
+  renderTalk();
 }
 
 function renderSenas(legal) {
@@ -470,6 +758,24 @@ function renderSenas(legal) {
   });
 }
 
+function renderStandIn() {
+  let box = $("standin");
+  if (!box) {
+    box = el("div", "standin-box hidden");
+    box.id = "standin";
+    box.setAttribute("role", "status");
+    $("status").after(box);
+  }
+  const mine = you !== null ? standIn(you) : null;
+  box.classList.toggle("hidden", !mine);
+  box.replaceChildren();
+  if (!mine) return;
+  const back = el("button", "btn-primary back-btn", t("standin.back"));
+  back.type = "button";
+  back.addEventListener("click", () => send({ type: "back" }));
+  box.append(el("span", "", t(`standin.you.${mine.why}`)), back);
+}
+
 function lastCall() {
   for (let i = view.log.length - 1; i >= 0; i--) {
     const e = view.log[i];
@@ -480,6 +786,7 @@ function lastCall() {
 
 function statusText() {
   if (view.over) return t("status.over");
+  if (view.waiting) return t("wait.status");
   const turn = view.turn;
   if (turn < 0) return "";
   const pending = (view.stake.envido && view.stake.envido.state === "pending") || view.stake.truco.pending;
@@ -586,6 +893,9 @@ function reasonsList(words) {
 
 function renderLog() {
   const box = $("log");
+  // Follow the newest line unless the reader scrolled up; only this box scrolls, never the window.
+  const follow = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
+  const kept = box.scrollTop;
   box.replaceChildren();
   const head = el("h3", "", `${t("log.hand", { n: view.hand_number })} · ${t("seat.mano")}: ${seatName(view.mano)}`);
   const list = el("ol", "entries");
@@ -602,7 +912,16 @@ function renderLog() {
     if (words && words.summary.length) details.append(reasonsList(words));
     box.append(details);
   }
-  list.lastElementChild?.scrollIntoView?.({ block: "nearest" });
+  const talk = view.talk || [];
+  if (talk.length) {
+    const lines = el("ul", "plain talk-log");
+    lines.setAttribute("aria-label", t("talk.log"));
+    for (const said of talk.slice(-6)) {
+      lines.append(el("li", `team${said.seat % 2}`, `${seatName(said.seat)}: «${phraseWords(said.phrase)}»`));
+    }
+    box.append(lines);
+  }
+  box.scrollTop = follow ? box.scrollHeight : kept;
 }
 
 function renderInvite() {
@@ -720,8 +1039,12 @@ function handSummary(f) {
   return box;
 }
 
-function showOverlay(title, body, buttons, autoClose) {
+function showOverlay(title, body, buttons, autoClose, modal = true) {
   const overlay = $("overlay");
+  // The end of a hand is not modal: it sits over the felt, never over the next hand's cards
+  // and actions, and takes no keys but Escape. The end of the game is.
+  overlay.classList.toggle("nonmodal", !modal);
+  overlay.setAttribute("aria-modal", String(modal));
   const panel = el("div", "overlay-panel");
   panel.append(el("h2", "", title), body);
   const row = el("div", "overlay-buttons");
@@ -730,7 +1053,7 @@ function showOverlay(title, body, buttons, autoClose) {
   overlay.replaceChildren(panel);
   overlay.classList.remove("hidden");
   const first = row.querySelector("button, a");
-  first?.focus();
+  if (modal) first?.focus();
   clearTimeout(overlayTimer);
   if (autoClose) overlayTimer = setTimeout(closeOverlay, autoClose);
 }
@@ -755,10 +1078,17 @@ function maybeOverlay() {
       dl.setAttribute("download", "");
       const again = el("a", "btn-small", t("over.new"));
       again.href = "/";
+      const revancha = el("button", "btn-primary rematch-btn", t("over.rematch"));
+      revancha.type = "button";
+      revancha.addEventListener("click", () => {
+        if (view.rematch) goToRematch(view.rematch);
+        else send({ type: "rematch" });
+      });
       const close = el("button", "btn-small continue", t("end.continue"));
       close.type = "button";
       close.addEventListener("click", closeOverlay);
-      showOverlay(t("over.title"), body, [dl, again, close], 0);
+      const buttons = you === null ? [dl, again, close] : [revancha, dl, again, close];
+      showOverlay(t("over.title"), body, buttons, 0);
     }
     seenFinished = number;
     return;
@@ -772,7 +1102,7 @@ function maybeOverlay() {
     const close = el("button", "btn-primary continue", t("end.continue"));
     close.type = "button";
     close.addEventListener("click", closeOverlay);
-    showOverlay(t("end.title", { n: f.number }), handSummary(f), [close], 8000);
+    showOverlay(t("end.title", { n: f.number }), handSummary(f), [close], 15000, false);
   }
 }
 
@@ -780,13 +1110,24 @@ function maybeOverlay() {
 
 function onKey(event) {
   if (event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (!$("overlay").classList.contains("hidden")) {
+  if (event.key === "Escape" && document.body.classList.contains("more-open")) {
+    document.body.classList.remove("more-open");
+    $("more-btn").setAttribute("aria-expanded", "false");
+    return;
+  }
+  const overlay = $("overlay");
+  if (!overlay.classList.contains("hidden") && !overlay.classList.contains("nonmodal")) {
     if (["Enter", "Escape", " "].includes(event.key) && !(event.target instanceof HTMLAnchorElement)) {
       event.preventDefault();
       closeOverlay();
     }
     return;
   }
+  if (!overlay.classList.contains("hidden") && event.key === "Escape") {
+    closeOverlay();
+    return;
+  }
+  if (event.target instanceof HTMLButtonElement && [" ", "Enter"].includes(event.key)) return;
   if (!view || you === null || view.turn !== you) return;
   const key = event.key.toLowerCase();
   if (key === SENA_KEY && SENA_TOKENS.some((s) => view.legal.includes(s))) {
@@ -837,6 +1178,23 @@ function main() {
     send({ type: "name", name });
     $("name-form").classList.add("hidden");
   });
+  $("talk-btn").addEventListener("click", () => {
+    talkOpen = !talkOpen;
+    renderTalk();
+  });
+  $("more-btn").addEventListener("click", () => {
+    const open = document.body.classList.toggle("more-open");
+    $("more-btn").setAttribute("aria-expanded", String(open));
+  });
+  soundOn = storage((s) => s.getItem(soundKey) === "on", false);
+  $("sound-btn").addEventListener("click", () => {
+    soundOn = !soundOn;
+    storage((s) => s.setItem(soundKey, soundOn ? "on" : "off"));
+    renderSoundButton();
+    beep(660, 60);
+  });
+  renderSoundButton();
+  setInterval(tickClock, 250);
   document.addEventListener("keydown", onKey);
   token = readToken();
   banner(t("status.connecting"));

@@ -1,0 +1,198 @@
+"""The lobby, the waiting room and the rematch (issue 13): how friends find a table, wait for
+each other and play again.
+
+- A table opened as *public* is listed on the home page while it has a free seat: a person's
+  seat whose person has not sat down yet (never connected since the table was loaded, still
+  with its default name), other than the host's. Anyone may take it (:func:`join`): the seat
+  gets a new secret, so the old invitation to it stops working. Private tables (the default)
+  are link-only.
+- A table of two or more people waits before its first move until every person has sat down,
+  or until the host (the first person's seat) starts it: then a bot stands in for each person
+  still missing (:mod:`truco.web.clock`), until they arrive.
+- A rematch (*revancha*) is a new table with the same seats (the same secrets, so every link
+  still works), the same rules, clock and bot levels, and a new seed; one click at the table
+  sends everyone there.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import TYPE_CHECKING, Any, Final
+
+from sqlalchemy import update
+from sqlalchemy.engine import Connection
+
+from truco import __version__
+from truco.web import clock, deals
+from truco.web.connection import hash_token
+from truco.web.protocol import clean_name
+from truco.web.store import SeatData, SeatRow, Store
+
+if TYPE_CHECKING:
+    from truco.web.tables import Table, Tables
+
+#: Where a table's "public" flag is stored, beside its rule options.
+KEY: Final = "public"
+#: Tables the lobby lists at most.
+MAX_LISTED: Final = 50
+_DEFAULT_NAME = re.compile(r"Jugador \d+")
+
+
+def split(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """A stored table's options: (the others, whether it is public)."""
+    rest = {k: v for k, v in options.items() if k != KEY}
+    return rest, options.get(KEY) is True
+
+
+def free_seats(table: Table) -> list[int]:
+    """The people's seats nobody has taken: never sat at since loaded, with the default name;
+    never the host's (the one who opened the table is on their way to it)."""
+    if table.match.over:
+        return []
+    host = table.host()
+    return [
+        i
+        for i, s in enumerate(table.seats)
+        if s.kind == "human"
+        and i != host
+        and i not in table.arrived
+        and not s.conns
+        and _DEFAULT_NAME.fullmatch(s.name)
+    ]
+
+
+def listing(tables: Tables) -> list[dict[str, Any]]:
+    """The open public tables with a free seat, the newest first."""
+    out: list[dict[str, Any]] = []
+    for table in sorted(tables.live.values(), key=lambda t: -t.created):
+        if not table.public:
+            continue
+        free = free_seats(table)
+        if not free:
+            continue
+        out.append(
+            {
+                "id": table.id,
+                "variant": table.rules.name,
+                "players": table.rules.players,
+                "target": table.rules.target,
+                "bot_level": table.bot_level,
+                "clock": table.clock.seconds,
+                "seats": [
+                    {
+                        "seat": i,
+                        "kind": s.kind,
+                        "name": None if i in free else s.name,
+                        "free": i in free,
+                    }
+                    for i, s in enumerate(table.seats)
+                ],
+                "started": table.started,
+            }
+        )
+        if len(out) >= MAX_LISTED:
+            break
+    return out
+
+
+def _set_token(conn: Connection, table_id: str, seat: int, token_hash: str, name: str) -> None:
+    conn.execute(
+        update(SeatRow)
+        .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+        .values(token_hash=token_hash, name=name)
+    )
+
+
+class NoFreeSeat(Exception):
+    """The table is not public, or has no free seat left."""
+
+
+async def join(tables: Tables, table: Table, name: str | None) -> tuple[int, str]:
+    """Take a free seat of a public table: (its seat, its new secret)."""
+    if not table.public:
+        raise NoFreeSeat("this table is not open to everyone: it takes its invitations only")
+    async with table.lock:
+        free = free_seats(table)
+        if not free:
+            raise NoFreeSeat("this table has no free seat left")
+        seat = free[0]
+        shown = clean_name(name) if name else f"Invitado {seat + 1}"
+        secret = secrets.token_urlsafe(18)
+        digest = hash_token(secret)
+        table_id = table.id
+        await tables.writer.run(lambda c: _set_token(c, table_id, seat, digest, shown))
+        table.seats[seat].token_hash = digest
+        table.seats[seat].name = shown
+        table.arrived.add(seat)  # taken: no longer listed, even before they connect
+    table.broadcast()
+    return seat, secret
+
+
+async def rematch(tables: Tables, table: Table) -> Table:
+    """The table's rematch, made once: the same seats and settings, a new seed."""
+    async with table.lock:  # two clicks at once make one rematch
+        if table.rematch is not None:
+            found = await tables.get(table.rematch)
+            if found is not None:
+                return found
+        return await _new_rematch(tables, table)
+
+
+async def _new_rematch(tables: Tables, table: Table) -> Table:
+    from truco.web.tables import Draining, Seat, Table, _seed
+
+    if tables.drain.draining:
+        raise Draining("this server is draining; try again")
+    tables._room()
+    table_id = secrets.token_urlsafe(9)
+    seed = _seed()
+    deal_secret = deals.new_secret()  # a rematch deals from committed seeds too (issue 16)
+    await tables._claim(table_id, new=True)  # on a cluster, this node owns it
+    stored = [SeatData(s.kind, s.bot, s.name, s.token_hash) for s in table.seats]
+    options = dict(table.options)
+    saved = {**options, clock.KEY: table.clock.seconds, KEY: table.public}
+    rules = table.rules
+
+    def insert(conn: Connection) -> None:
+        Store.insert_table(
+            conn,
+            table_id=table_id,
+            variant=rules.name,
+            players=rules.players,
+            target=rules.target,
+            options=saved,
+            seed=seed,
+            bot_level=table.bot_level,
+            engine=__version__,
+            seats=stored,
+            deal_secret=deal_secret,
+        )
+
+    await tables.writer.run(insert)
+    new = Table(
+        tables,
+        table_id,
+        rules,
+        seed,
+        table.bot_level,
+        [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
+        options,
+        deal_secret=deal_secret,
+        clock_seconds=table.clock.seconds,
+    )
+    new.deal_news()
+    new.public = table.public
+    tables.live[table_id] = new
+    table.rematch = table_id
+    new.kick_bots()
+    return new
+
+
+def waiting_view(table: Table) -> dict[str, Any] | None:
+    """The waiting room in the state: the people's seats still missing and the host's seat,
+    or None once the game has started."""
+    if table.started:
+        return None
+    missing = [i for i in table.clock.people if i not in table.arrived]
+    return {"missing": missing, "host": table.host()}
