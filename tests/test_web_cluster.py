@@ -179,17 +179,29 @@ def test_a_paused_node_cannot_commit(backends: tuple[str, str], tmp_path: Path) 
                     if m["type"] == "state":
                         return ws, m["view"]
 
-            old, view = await hello(a, 0)
+            async def to_move(ws: Any) -> dict[str, Any]:
+                """The next state that offers this seat a move."""
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if m["type"] == "state" and m["view"].get("legal"):
+                        return dict(m["view"])
+
+            # both people sit down, so the table leaves its waiting room (issue 13)
+            first, _ = await hello(a, 0)
+            second, view = await hello(a, 1)
             seat = view["turn"]
-            if seat != 0:
-                await old.close()
-                old, view = await hello(a, seat)
+            old, partner = (first, second) if seat == 0 else (second, first)
+            if not view.get("legal"):
+                view = await to_move(old)
             a.proc.send_signal(signal.SIGSTOP)
             paused_at = view["seq"]
             stale = view["legal"][0]
             await old.send(json.dumps({"type": "act", "action": stale, "seq": view["seq"]}))
             await asyncio.sleep(LEASE_MS / 1000 + 0.5)
             new, view2 = await hello(b, seat)  # b takes it over: a's lease has expired
+            partner2, _ = await hello(b, 1 - seat)  # b's copy waits for both people too
+            if not view2.get("legal"):
+                view2 = await to_move(new)
             assert view2["seq"] == view["seq"]
             fresh = view2["legal"][-1]
             await new.send(json.dumps({"type": "act", "action": fresh, "seq": view2["seq"]}))
@@ -205,6 +217,8 @@ def test_a_paused_node_cannot_commit(backends: tuple[str, str], tmp_path: Path) 
             except Exception as e:  # a closes it (1012) once it lets the table go
                 got.append(repr(e))
             await new.close()
+            for ws in (partner, partner2):
+                await ws.close()
             return stale, fresh, got
 
         stale, fresh, got = asyncio.run(run())
@@ -279,17 +293,22 @@ def test_a_redis_that_lost_its_counters(backends: tuple[str, str], tmp_path: Pat
         tid, tokens = table["id"], table["tokens"]
 
         async def act_once() -> int | None:
-            for seat in (0, 1):  # the seat whose turn it is
-                ws = await connect(f"{a.ws}/{tid}")
-                await ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            # both people sit down (a table of people waits for them, issue 13); the one
+            # whose turn it is moves
+            socks = {}
+            for seat in (0, 1):
+                socks[seat] = await connect(f"{a.ws}/{tid}")
+                await socks[seat].send(json.dumps({"type": "hello", "token": tokens[seat]}))
+            views = {}
+            for seat, sock in socks.items():
                 while True:
-                    m = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                    if m["type"] == "state":
+                    m = json.loads(await asyncio.wait_for(sock.recv(), 10))
+                    if m["type"] == "state" and m["view"]["turn"] >= 0:
+                        views[seat] = m["view"]
                         break
-                view = m["view"]
-                if view["turn"] == seat:
-                    break
-                await ws.close()
+            seat = views[0]["turn"]
+            ws, view = socks[seat], views[seat]
+            await socks[1 - seat].close()
             seq = view["seq"]
             await ws.send(json.dumps({"type": "act", "action": view["legal"][0], "seq": seq}))
             while True:
