@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from truco.account import (
@@ -262,12 +263,50 @@ def _finished(
         statements, shown = obs.statements, obs.shown
         account = account_of_observation(obs)
     elif hand is not None:
-        moves, kind, mano, points = hand.moves, hand.kind, hand.mano, hand.points
-        statements, shown = hand.statements, hand.shown
-        account = account_of_public(rules, hand, viewer=-1 if viewer is None else viewer)
-        number -= 1
+        return _previous(rules, number - 1, hand, tuple(names), viewer)
     else:
         return None
+    return _finished_view(
+        rules, number, moves, kind, mano, points, statements, shown, account, names, viewer
+    )
+
+
+@lru_cache(maxsize=4096)
+def _previous(
+    rules: Rules, number: int, hand: PublicHand, names: tuple[str, ...], viewer: int | None
+) -> dict[str, Any]:
+    """The previous hand's view: the same for every state of the hand in play (every seat's
+    and spectator's state carries it, and telling it in words costs more than the rest of
+    the state), so it is made once per hand and viewer. Nothing changes the dict returned."""
+    account = account_of_public(rules, hand, viewer=-1 if viewer is None else viewer)
+    return _finished_view(
+        rules,
+        number,
+        hand.moves,
+        hand.kind,
+        hand.mano,
+        hand.points,
+        hand.statements,
+        hand.shown,
+        account,
+        names,
+        viewer,
+    )
+
+
+def _finished_view(
+    rules: Rules,
+    number: int,
+    moves: Sequence[Move],
+    kind: str,
+    mano: int,
+    points: tuple[int, int],
+    statements: Sequence[tuple[int, int | None]],
+    shown: Sequence[tuple[int, int]],
+    account: Account,
+    names: Sequence[str],
+    viewer: int | None,
+) -> dict[str, Any]:
     played: dict[int, list[str]] = {}
     for move in moves:
         if move.action < 40:
