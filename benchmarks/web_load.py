@@ -89,6 +89,8 @@ async def seat(
         kind = message["type"]
         if kind == "error":
             stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
+            if message["code"] == "not_started":  # sent in the waiting room: again once it starts
+                acted = sent_seq = -1
             continue
         if kind != "state":
             continue
@@ -101,6 +103,8 @@ async def seat(
         if view["over"]:
             over.set()
             return
+        if view.get("waiting"):  # a table of people waits for both (issue 13)
+            continue
         if view["turn"] == me and view["seq"] > acted:
             acted = view["seq"]
             if think > 0:
