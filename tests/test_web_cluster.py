@@ -104,7 +104,9 @@ def test_three_nodes_survive_a_kill_and_a_drain(backends: tuple[str, str], tmp_p
             deadline = time.monotonic() + 75
             games = [asyncio.create_task(p.play(deadline)) for p in players + watchers]
             await asyncio.sleep(1.5)
-            assert not any(p.over for p in players), "the games ended before the kill"
+            # the deals are fresh each run (a new deal secret per table): now and then an
+            # accepted falta envido ends a game at once, so most games, not all, are in play
+            assert sum(not p.over for p in players) >= 4, "the games ended before the kill"
             nodes[0].proc.send_signal(signal.SIGKILL)  # mid-hand
             killed = time.monotonic()
             await asyncio.sleep(1.0)
