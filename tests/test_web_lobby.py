@@ -149,6 +149,9 @@ def test_a_rematch_takes_everyone_to_a_new_table(server: LiveServer) -> None:
             again = server.table(told["table"])
             assert again.id != live.id and again.seed != live.seed
             assert again.rules == live.rules and again.clock.seconds == 0
+            # it deals from committed seeds of its own (issue 16), like any new table
+            assert again.dealer is not None and live.dealer is not None
+            assert again.dealer.commitment(1) != live.dealer.commitment(1)
             assert [s.token_hash for s in again.seats] == [s.token_hash for s in live.seats]
             assert [s.name for s in again.seats] == [s.name for s in live.seats]
             await p0.send({"type": "rematch"})  # a second click goes to the same table

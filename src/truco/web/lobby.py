@@ -23,11 +23,9 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import update
 from sqlalchemy.engine import Connection
 
-from truco import __version__
-from truco.web import clock, deals
 from truco.web.connection import hash_token
 from truco.web.protocol import clean_name
-from truco.web.store import SeatData, SeatRow, Store
+from truco.web.store import SeatData, SeatRow
 
 if TYPE_CHECKING:
     from truco.web.tables import Table, Tables
@@ -140,52 +138,11 @@ async def rematch(tables: Tables, table: Table) -> Table:
 
 
 async def _new_rematch(tables: Tables, table: Table) -> Table:
-    from truco.web.tables import Draining, Seat, Table, _seed
-
-    if tables.drain.draining:
-        raise Draining("this server is draining; try again")
-    tables._room()
-    table_id = secrets.token_urlsafe(9)
-    seed = _seed()
-    deal_secret = deals.new_secret()  # a rematch deals from committed seeds too (issue 16)
-    await tables._claim(table_id, new=True)  # on a cluster, this node owns it
     stored = [SeatData(s.kind, s.bot, s.name, s.token_hash) for s in table.seats]
-    options = dict(table.options)
-    saved = {**options, clock.KEY: table.clock.seconds, KEY: table.public}
-    rules = table.rules
-
-    def insert(conn: Connection) -> None:
-        Store.insert_table(
-            conn,
-            table_id=table_id,
-            variant=rules.name,
-            players=rules.players,
-            target=rules.target,
-            options=saved,
-            seed=seed,
-            bot_level=table.bot_level,
-            engine=__version__,
-            seats=stored,
-            deal_secret=deal_secret,
-        )
-
-    await tables.writer.run(insert)
-    new = Table(
-        tables,
-        table_id,
-        rules,
-        seed,
-        table.bot_level,
-        [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
-        options,
-        deal_secret=deal_secret,
-        clock_seconds=table.clock.seconds,
+    new = await tables.open_table(
+        table.rules, table.bot_level, stored, dict(table.options), table.clock.seconds, table.public
     )
-    new.deal_news()
-    new.public = table.public
-    tables.live[table_id] = new
-    table.rematch = table_id
-    new.kick_bots()
+    table.rematch = new.id
     return new
 
 

@@ -719,15 +719,32 @@ class Tables:
                 stored.append(SeatData("bot", bot_level, f"Bot {i + 1}", None))
             else:
                 raise TrucoError(f"seats: seat {i} must be human or bot, not {kind!r}")
+        overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
+        table = await self.open_table(rules, bot_level, stored, overrides, seconds, public)
+        return table, secrets_by_seat
+
+    async def open_table(
+        self,
+        rules: Rules,
+        bot_level: str,
+        stored: list[SeatData],
+        options: dict[str, Any],
+        clock_seconds: int,
+        public: bool,
+    ) -> Table:
+        """A new table, live here (a created one or a rematch): its id, seed and deal secret,
+        this node's lease on it (a cluster), its row in the database. ``options`` are the
+        rule options other than players and target."""
+        if self.drain.draining:
+            raise Draining("this server is draining; try again")
         self._room()
         table_id = secrets.token_urlsafe(9)
         seed = _seed()
         deal_secret = deals.new_secret()
         await self._claim(table_id, new=True)
-        overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
-        stored_options = {**overrides, clock.KEY: seconds} if seconds else dict(overrides)
+        saved = {**options, clock.KEY: clock_seconds} if clock_seconds else dict(options)
         if public:
-            stored_options[lobby.KEY] = True
+            saved[lobby.KEY] = True
 
         def insert(conn: Any) -> None:
             Store.insert_table(
@@ -736,7 +753,7 @@ class Tables:
                 variant=rules.name,
                 players=rules.players,
                 target=rules.target,
-                options=stored_options,
+                options=saved,
                 seed=seed,
                 bot_level=bot_level,
                 engine=__version__,
@@ -752,16 +769,16 @@ class Tables:
             seed,
             bot_level,
             [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
-            overrides,
+            options,
             deal_secret=deal_secret,
-            clock_seconds=seconds,
+            clock_seconds=clock_seconds,
         )
         table.deal_news()  # what the table has committed to so far goes out on hello
         table.public = public
         self._room()
         self.live[table_id] = table
         table.kick_bots()
-        return table, secrets_by_seat
+        return table
 
     async def get(self, table_id: str) -> Table | None:
         """The live table, loading it from the database (once) if it is not in memory."""
