@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from truco.env.direct import seat_string
+from truco.env.encoding import episode_over
 from truco.errors import RulesError
 from truco.match import NO_DEALS, Match
 from truco.variants import Rules, find_variant
@@ -96,10 +97,6 @@ def _pick(probs: Sequence[float], legal: Sequence[int], rng: random.Random) -> i
     return legal[-1]
 
 
-def _hand_over(match: Match) -> bool:
-    return match.over or match.hand.over
-
-
 def _margin(match: Match, seat: int) -> float:
     points = match.hands[0].points
     team = seat & 1
@@ -124,7 +121,7 @@ class _Table:
 
 
 def _play_out(match: Match, policy: PolicyFn, seat: int, rng: random.Random) -> float:
-    while not _hand_over(match):
+    while not episode_over(match, True):
         turn = match.turn
         legal = sorted(match.legal_actions())
         match.apply(_pick(policy(match, turn), legal, rng))
@@ -224,7 +221,7 @@ def local_best_response(
     margins = []
     for cards in _deals(rules, hands, seed):
         match = table.deal(cards)
-        while not _hand_over(match):
+        while not episode_over(match, True):
             turn = match.turn
             if turn == seat:
                 action = _choose(table, match, seat, policy, samples, rng)

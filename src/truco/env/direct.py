@@ -25,16 +25,16 @@ import numpy as np
 
 from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
 from truco.actions import ENVIDO, FALTA_ENVIDO, REAL_ENVIDO
-from truco.cards import NAMES
 from truco.env.encoding import (
     Floats,
     Mask,
     encode,
     encode_information_state,
+    holds_string,
     observation_size,
     observation_string,
     offsets,
-    statements_text,
+    public_line,
 )
 from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, ENVIDO_SETTLED, Hand
 from truco.match import PICA_PICA, Match, move_of
@@ -330,26 +330,21 @@ def seat_string(match: Match, seat: int) -> str:
     for code in moves:
         if code >> 6 == seat and code & 63 < 40:
             own.remove(code & 63)
-    score = match.score
-    parts = [
-        f"p{seat} holds {' '.join([NAMES[c] for c in sorted(own)]) or '-'}",
-        f"score {score[0]}-{score[1]}",
-    ]
-    if rules.camas_to_win > 1:
-        parts.append(f"camas {match.camas[0]}-{match.camas[1]}")
-    if log is not None:
-        parts.append(f"{log.kind} mano p{log.mano}")
-    else:
-        parts.append(f"{match.kind} mano p{match.mano}")
-    parts.append(", ".join([_move_text(c) for c in moves]) or "no moves")
-    statements = public_statements(match)
-    if statements:
-        parts.append(f"said {statements_text(statements)}")
+    dealt = log if log is not None else match  # its kind and mano (before any deal: the match's)
+    shown: tuple[tuple[int, int], ...] = ()
     if hand.over and hand.envido_winner >= 0:
         at = hand.seat_of[hand.envido_winner]
-        parts.append(f"shown {' '.join([f'p{at}:{NAMES[c]}' for c in hand.shown])}")
-    if match.over:
-        parts.append(f"winner team {match.winner}")
-    elif match.turn >= 0:
-        parts.append(f"turn p{match.turn}")
-    return " | ".join(parts)
+        shown = tuple((at, c) for c in hand.shown)
+    public = public_line(
+        rules,
+        match.score,
+        match.camas,
+        dealt.kind,
+        dealt.mano,
+        ", ".join([_move_text(c) for c in moves]),
+        public_statements(match),
+        shown,
+        match.winner if match.over else None,
+        match.turn,
+    )
+    return f"{holds_string(seat, own)} | {public}"

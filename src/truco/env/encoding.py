@@ -391,20 +391,53 @@ def statements_text(statements: Sequence[tuple[int, int | None]]) -> str:
 
 def public_string(obs: Observation) -> str:
     """What everyone at the table sees now, on one line (no seat's cards in hand)."""
-    parts = [f"score {obs.score[0]}-{obs.score[1]}"]
-    if obs.rules.camas_to_win > 1:
-        parts.append(f"camas {obs.camas[0]}-{obs.camas[1]}")
-    parts.append(f"{obs.kind} mano p{obs.mano}")
-    parts.append(", ".join(str(m) for m in obs.moves) or "no moves")
-    if obs.statements:
-        parts.append(f"said {statements_text(obs.statements)}")
-    if obs.shown:
-        parts.append(f"shown {' '.join(f'p{s}:{NAMES[c]}' for s, c in obs.shown)}")
-    if obs.match_over:
-        parts.append(f"winner team {obs.winner}")
-    elif obs.turn >= 0:
-        parts.append(f"turn p{obs.turn}")
+    return public_line(
+        obs.rules,
+        obs.score,
+        obs.camas,
+        obs.kind,
+        obs.mano,
+        ", ".join(str(m) for m in obs.moves),
+        obs.statements,
+        obs.shown,
+        obs.winner if obs.match_over else None,
+        obs.turn,
+    )
+
+
+def public_line(
+    rules: Rules,
+    score: Sequence[int],
+    camas: Sequence[int],
+    kind: str,
+    mano: int,
+    moves: str,
+    statements: Sequence[tuple[int, int | None]],
+    shown: Sequence[tuple[int, int]],
+    winner: int | None,
+    turn: int,
+) -> str:
+    """:func:`public_string` from its parts (``moves`` already written out, ``winner`` None
+    while the match goes on), for callers that read them straight from the match."""
+    parts = [f"score {score[0]}-{score[1]}"]
+    if rules.camas_to_win > 1:
+        parts.append(f"camas {camas[0]}-{camas[1]}")
+    parts.append(f"{kind} mano p{mano}")
+    parts.append(moves or "no moves")
+    if statements:
+        parts.append(f"said {statements_text(statements)}")
+    if shown:
+        parts.append(f"shown {' '.join(f'p{s}:{NAMES[c]}' for s, c in shown)}")
+    if winner is not None:
+        parts.append(f"winner team {winner}")
+    elif turn >= 0:
+        parts.append(f"turn p{turn}")
     return " | ".join(parts)
+
+
+def holds_string(seat: int, cards: Sequence[int]) -> str:
+    """``p1 holds 1e 7o`` (card order, see :func:`observation_string`)."""
+    return f"p{seat} holds {_cards(sorted(cards))}"
 
 
 def observation_string(obs: Observation) -> str:
@@ -414,7 +447,7 @@ def observation_string(obs: Observation) -> str:
     information a seat can use, and the tensors (a set of cards) do not carry it either; keyed
     by it, tabular methods would learn each hand six times over.
     """
-    return f"p{obs.seat} holds {_cards(sorted(obs.hand))} | {public_string(obs)}"
+    return f"{holds_string(obs.seat, obs.hand)} | {public_string(obs)}"
 
 
 def past_hand_string(hand: PublicHand, dealt: Sequence[int] | None) -> str:
