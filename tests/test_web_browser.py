@@ -9,25 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_helpers import CHROMIUM, launched, needs_chromium
 from web_helpers import LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
-
-pytestmark = pytest.mark.skipif(
-    not os.access(CHROMIUM, os.X_OK), reason="needs Debian's chromium (make test installs it)"
-)
+pytestmark = needs_chromium
 
 if os.access(CHROMIUM, os.X_OK):
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page
 
 
 @pytest.fixture(scope="module")
@@ -39,12 +27,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    # launch() starts Chromium on a fresh temporary profile of its own (a new user-data-dir,
-    # removed afterwards); nothing is downloaded.
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -13,17 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import CHROMIUM, launched, needs_chromium
 from web_helpers import LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
-
-pytestmark = pytest.mark.skipif(
-    not os.access(CHROMIUM, os.X_OK), reason="needs Debian's chromium (make test installs it)"
-)
+pytestmark = needs_chromium
 
 if os.access(CHROMIUM, os.X_OK):
-    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import BrowserContext, Page
     from playwright.sync_api import Error as PlaywrightError
 
 VIEWPORTS = [(1366, 657), (1280, 720), (390, 844), (360, 640)]
@@ -54,13 +50,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def contexts() -> Iterator[dict[tuple[int, int], BrowserContext]]:
-    with sync_playwright() as p:
-        browser: Browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        made = {
+    with launched() as browser:
+        yield {
             (w, h): browser.new_context(viewport={"width": w, "height": h}) for w, h in VIEWPORTS
         }
-        yield made
-        browser.close()
 
 
 def inside(box: list[float], w: int, h: int) -> bool:

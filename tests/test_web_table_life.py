@@ -14,18 +14,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from browser_helpers import CHROMIUM, launched, needs_chromium
 from web_helpers import LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run"]
 AWAY = 1.0
 
-pytestmark = pytest.mark.skipif(
-    not os.access(CHROMIUM, os.X_OK), reason="needs Debian's chromium (make test installs it)"
-)
+pytestmark = needs_chromium
 
 if os.access(CHROMIUM, os.X_OK):
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page
     from playwright.sync_api import Error as PlaywrightError
 
 #: Keeps every WebSocket the page opens in ``window.__sockets``; with ``window.__cutNextAct``
@@ -60,10 +57,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched() as b:
         yield b
-        b.close()
 
 
 def my_move(page: Page, answer: str = "quiero") -> bool:
