@@ -203,7 +203,7 @@ class ArenaReport:
             t = j[f"{side}_decision_ms"]
             lines.append(
                 f"  {j[side]} decision time: median {t['median']} ms, p95 {t['p95']} ms, "
-                f"over {t['count']} decisions"
+                f"p99 {t['p99']} ms, max {t['max']} ms, over {t['count']} decisions"
             )
         forfeits = j["forfeits"]
         if forfeits:
@@ -214,11 +214,13 @@ class ArenaReport:
 
 def _times(times: list[float]) -> dict[str, float]:
     if not times:
-        return {"median": 0.0, "p95": 0.0, "count": 0}
+        return {"median": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0, "count": 0}
     ordered = sorted(times)
     return {
         "median": round(statistics.median(ordered), 3),
         "p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 3),
+        "p99": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 3),
+        "max": round(ordered[-1], 3),
         "count": len(ordered),
     }
 

@@ -54,7 +54,8 @@ _PLUGINS: dict[str, tuple[str, str, str]] = {
 #: Bots that cannot play without an option (a trained model's path): made by name with it,
 #: never listed by :func:`bot_names`, whose bots all play every table with their defaults.
 _NEED_OPTIONS: frozenset[str] = frozenset({"maskable-ppo"})
-#: Levels people pick, as names of the bots that play them (``expert`` is to come).
+#: Levels people pick, as names of the bots that play them (``easy`` and ``expert`` are bots
+#: of their own).
 ALIASES: dict[str, str] = {"normal": "heuristic", "hard": "search"}
 #: The entry point group through which other packages add bots (``make_bot`` finds them).
 ENTRY_POINT_GROUP = "truco.bots"
@@ -127,4 +128,4 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
 
 
 def _load_builtin() -> None:
-    from truco.bots import external, heuristic, random_bot, search, styles  # noqa: F401
+    from truco.bots import expert, external, heuristic, random_bot, search, styles  # noqa: F401

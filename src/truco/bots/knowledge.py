@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from itertools import combinations
 
 from truco.actions import (
@@ -75,8 +76,16 @@ def rebuild(obs: Observation, deal: Deal) -> Match:
     return rebuild_weighted(obs, deal)[0]
 
 
-def rebuild_weighted(obs: Observation, deal: Deal) -> tuple[Match, float]:
-    """:func:`rebuild`, and the :func:`likelihood` of the other seats' moves under ``deal``."""
+#: How likely the actor of a hand is to take an action there (:func:`likelihood`'s shape).
+Likelihood = Callable[[Hand, int], float]
+
+
+def rebuild_weighted(
+    obs: Observation, deal: Deal, model: Likelihood | None = None
+) -> tuple[Match, float]:
+    """:func:`rebuild`, and the likelihood of the other seats' moves under ``deal`` by
+    ``model`` (default :func:`likelihood`; ``expert`` passes its own policy's)."""
+    model = model or likelihood
     start = (obs.score[0] - obs.hand_points[0], obs.score[1] - obs.hand_points[1])
     match = Match(
         obs.rules,
@@ -91,7 +100,7 @@ def rebuild_weighted(obs: Observation, deal: Deal) -> tuple[Match, float]:
     me = obs.seat
     for move in obs.moves:
         if move.seat != me and move.action >= 40:
-            weight *= likelihood(match.hand, move.action)
+            weight *= model(match.hand, move.action)
         if is_sena(move.action):  # who caught it changes nothing in the rebuilt state
             match.apply_move(Move(move.seat, move.action))
         else:
@@ -236,7 +245,9 @@ class Sampler:
     def state(self, rng: random.Random, tries: int = 40) -> Match:
         return self.weighted_state(rng, tries)[0]
 
-    def weighted_state(self, rng: random.Random, tries: int = 40) -> tuple[Match, float]:
+    def weighted_state(
+        self, rng: random.Random, tries: int = 40, model: Likelihood | None = None
+    ) -> tuple[Match, float]:
         """An engine state consistent with the observation, and the likelihood of its deal.
 
         A state must reach the same moment as the observation (same seat to act, same legal
@@ -252,7 +263,7 @@ class Sampler:
             if self._senas and rng.random() > sena_evidence(obs, deal, self._senas):
                 continue
             try:
-                match, weight = rebuild_weighted(obs, deal)
+                match, weight = rebuild_weighted(obs, deal, model)
             except TrucoError:
                 continue
             if (

@@ -76,7 +76,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
     p.add_argument("--players", type=int, default=2)
     p.add_argument("--target", type=int, help="points to win (default: the preset's)")
-    p.add_argument("--bot", default="search", help="the bots' kind: name or name:key=value,...")
+    p.add_argument(
+        "--bot",
+        default="search",
+        help="the bots: a level (easy, normal, hard, expert) or a bot spec name:key=value,...",
+    )
     p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (team: seat %% 2)")
     p.add_argument("--seed", type=int, help="seed of the deal and the bots")
     p.add_argument("--lang", default="es", choices=LANGS, help="es (default) or en")

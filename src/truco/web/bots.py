@@ -31,15 +31,17 @@ BOT_LEVELS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
     "easy": ("easy", {}),
     "normal": ("heuristic", {}),
     "hard": ("search", {}),
+    "expert": ("expert", {}),  # its default fixed deals, like search
 }
 #: The levels the home page offers; the others stay accepted (stored tables, API clients).
-OFFERED_LEVELS: Final = ("easy", "normal", "hard", "random")
+OFFERED_LEVELS: Final = ("easy", "normal", "hard", "expert", "random")
 DEFAULT_LEVEL: Final = "normal"
 
 
 def _searches(level: str) -> bool:
-    """Whether a level's bot is ``search``, whose moves are capped (issue 12)."""
-    return BOT_LEVELS[level][0] == "search"
+    """Whether a level's bot searches (``search``, ``expert``), whose moves are capped
+    (issue 12)."""
+    return BOT_LEVELS[level][0] in ("search", "expert")
 
 
 def choose(level: str, seed: int, obs: Observation) -> int:
@@ -57,7 +59,7 @@ def _warm() -> int:
 
 #: Seconds a move of each level may take in a worker before the watchdog's grace starts.
 THINK_BUDGET: Final[dict[str, float]] = {
-    level: 1.0 if name == "search" else 0.5 for level, (name, _) in BOT_LEVELS.items()
+    level: 1.0 if name in ("search", "expert") else 0.5 for level, (name, _) in BOT_LEVELS.items()
 }
 
 

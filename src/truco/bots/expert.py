@@ -1,0 +1,192 @@
+"""``expert``: search over sampled deals, with a betting policy solved by self-play.
+
+The policy (:mod:`truco.bots.policy`, made by ``truco train``: external-sampling MCCFR over
+the betting abstraction of :mod:`truco.bots.abstraction`) is an approximate equilibrium of the
+bets: envido and truco calls, answers, raises and the mazo, at every score. ``expert`` uses
+it three ways, so that the opponent model it infers with is the one it plays:
+
+1. **Inference.** Deals of the hidden cards are drawn to agree with everything public
+   (:class:`~truco.bots.knowledge.Sampler`) and weighed by how likely the rivals' (and the
+   partners') moves so far were under the policy, had they held those cards: a falta envido
+   from the policy says more than an envido, a card played where the policy would have called
+   truco says something too.
+2. **Play-outs.** In each sampled deal every legal action is played out with every seat
+   (itself included, later) under the policy: answers, raises and bluffs as the equilibrium
+   makes them, not by fixed thresholds. Its later choices are the policy's, not decisions
+   that see the cards, so the values are not those of a game with open cards.
+3. **Choice.** It takes the action of best average chance of winning the match (the score's
+   worth, :mod:`truco.bots.value`), its points as the tie-break: one step of policy
+   improvement over the equilibrium, in the cards of this very hand.
+
+The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere);
+``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from truco.actions import is_sena
+from truco.bots.base import Bot, register
+from truco.bots.knowledge import Likelihood, Sampler, likelihood
+from truco.bots.policy import PolicyTable, action_likelihood, play_out, shared_policy
+from truco.bots.rivals import RivalModels
+from truco.bots.signals import sena_to_make
+from truco.bots.value import win_probability
+from truco.errors import TrucoError
+from truco.hand import Hand
+from truco.observation import Observation
+
+#: Deals per decision when no budget is given.
+DEFAULT_ITERATIONS = 600
+
+
+class Dice:
+    """Uniform numbers for the play-outs of one deal, the same sequence for every action
+    (common random numbers: the actions differ by what they do, not by their luck)."""
+
+    __slots__ = ("_i", "_rng", "_rolls")
+
+    def __init__(self, rng: random.Random, size: int = 24) -> None:
+        self._rng = rng
+        self._rolls = [0.0] * size
+        self._i = 0
+
+    def roll(self) -> None:
+        """New numbers for a new deal."""
+        r = self._rng.random
+        self._rolls = [r() for _ in self._rolls]
+        self._i = 0
+
+    def rewind(self) -> None:
+        self._i = 0
+
+    def random(self) -> float:
+        i = self._i
+        self._i = i + 1
+        return self._rolls[i] if i < len(self._rolls) else self._rng.random()
+
+
+@register("expert")
+class ExpertBot(Bot):
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = DEFAULT_ITERATIONS,
+        max_ms: float | None = None,
+        policy: str | None = None,
+        senas: bool = True,
+        read_senas: bool = True,
+        infer: str = "auto",
+        playouts: str = "auto",
+    ) -> None:
+        super().__init__(seed)
+        for option, value, allowed in (
+            ("infer", infer, ("auto", "policy", "rules")),
+            ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
+        ):
+            if value not in allowed:
+                raise TrucoError(
+                    f"expert: {option} must be one of {', '.join(allowed)}, not {value!r}"
+                )
+        self.rivals = RivalModels()
+        self.infer = infer
+        self.playouts = playouts
+        self._playouts = playouts
+        self.iterations = int(iterations)
+        self.max_ms = None if max_ms is None else float(max_ms)
+        if self.iterations < 1:
+            raise TrucoError("expert: iterations must be at least 1")
+        if self.max_ms is not None and self.max_ms <= 0:
+            raise TrucoError("expert: max_ms must be more than 0")
+        if policy is not None and not Path(policy).exists():
+            raise TrucoError(f"expert: no policy file {policy}")
+        self.policy = shared_policy(policy)
+        self.senas = bool(senas)
+        self.read_senas = bool(read_senas)
+
+    def choose(self, obs: Observation) -> int:
+        return self.values(obs)[0]
+
+    def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
+        table = self.policy.table_for(obs.rules)
+        self.rivals.observe(obs, table)
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0], {}
+        if is_sena(legal[-1]):  # señas are signals, not moves to search (RULES.md 11.1)
+            sena = sena_to_make(obs, self.rng) if self.senas else None
+            if sena is not None:
+                return sena, {}
+            legal = tuple(a for a in legal if not is_sena(a))
+            if len(legal) == 1:
+                return legal[0], {}
+        try:
+            sampler = Sampler(obs, self.read_senas)
+        except TrucoError:
+            return legal[0], {}
+
+        def model(hand: Hand, action: int) -> float:
+            return action_likelihood(hand, action, table)
+
+        best = self.rivals.best()
+        infer = best if self.infer == "auto" else self.infer
+        self._playouts = best if self.playouts == "auto" else self.playouts
+        return self._search(
+            obs,
+            legal,
+            sampler,
+            None if self._playouts == "rules" else table,
+            likelihood if infer == "rules" else model,
+        )
+
+    def _search(
+        self,
+        obs: Observation,
+        legal: tuple[int, ...],
+        sampler: Sampler,
+        table: PolicyTable | None,
+        model: Likelihood,
+    ) -> tuple[int, dict[int, float]]:
+        rules = obs.rules
+        team = obs.seat & 1
+        camas = (obs.camas[team], obs.camas[1 - team])
+        target, to_win = rules.target, rules.camas_to_win
+        utility = dict.fromkeys(legal, 0.0)
+        points = dict.fromkeys(legal, 0.0)
+        deadline = None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000
+        rng = self.rng
+        greedy = self._playouts == "greedy"
+        envido_only = self._playouts == "envido"
+        chance = Dice(random.Random(rng.getrandbits(32)))  # the play-outs' chances
+        total = 0.0
+        n = 0
+        while n < self.iterations:
+            try:
+                state, weight = sampler.weighted_state(rng, tries=10, model=model)
+            except TrucoError:
+                break
+            base = state.hand
+            chance.roll()
+            for action in legal:
+                hand = base.clone()
+                hand.apply(action)
+                chance.rewind()  # the same chances for every action
+                play_out(hand, table, chance, greedy, envido_only)
+                s = hand.score
+                utility[action] += weight * win_probability(
+                    s[team], s[1 - team], target, camas, to_win
+                )
+                points[action] += weight * (hand.points[team] - hand.points[1 - team])
+            total += weight
+            n += 1
+            if deadline is not None and n >= 8 and time.perf_counter() >= deadline:
+                break
+        if n == 0 or total <= 0:
+            return legal[0], {}
+        best = max(legal, key=lambda a: (utility[a], points[a]))
+        return best, {a: points[a] / total for a in legal}

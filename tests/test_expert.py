@@ -1,0 +1,199 @@
+"""The ``expert`` bot and its policy file (issue 10)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from truco.actions import is_sena
+from truco.bots import make_bot
+from truco.bots.abstraction import MAX_CHAIN, PLAY, bet_key, slots
+from truco.bots.base import Bot
+from truco.bots.expert import ExpertBot
+from truco.bots.knowledge import Sampler
+from truco.bots.policy import (
+    FORMAT,
+    SCALE,
+    Policy,
+    PolicyTable,
+    action_probs,
+    load_policy,
+    policy_action,
+    quantize,
+    save_policy,
+    shared_policy,
+)
+from truco.bots.rivals import model_probability
+from truco.bots.spec import parse_bot_spec
+from truco.errors import TrucoError
+from truco.match import Match
+from truco.observation import Observation, observe
+from truco.train.mccfr import deal_hand
+from truco.variants import find_variant
+
+
+def _play(a: str, b: str, rules_name: str, players: int, seed: int, **opts: object) -> Match:
+    rules = find_variant(rules_name, players=players, target=opts.pop("target", 12))  # type: ignore[arg-type]
+    match = Match(rules, seed=seed)
+    specs = [parse_bot_spec(a if s % 2 == 0 else b) for s in range(players)]
+    bots = [make_bot(name, seed=seed * 10 + s, **o) for s, (name, o) in enumerate(specs)]
+    while not match.over:
+        if match.hand.over:
+            match.start_hand()
+            continue
+        obs = observe(match, match.turn)
+        action = bots[match.turn].choose(obs)
+        assert action in obs.legal_actions
+        match.apply(action)
+    return match
+
+
+def test_the_package_ships_a_policy_for_every_table_of_the_figures() -> None:
+    policy = shared_policy()
+    for name in ("argentino/2", "espanol/4", "valenciano/4", "argentino/6"):
+        table = policy.tables[name]
+        assert len(table.probs) > 1000
+        assert table.meta["command"].startswith("truco train")
+        for probs in list(table.probs.values())[:200]:
+            assert abs(sum(probs) - 1) < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("argentino", 2), ("argentino", 4), ("espanol", 6), ("valenciano", 4), ("valenciano", 8)],
+)
+def test_expert_plays_only_legal_actions_at_every_table(preset: str, players: int) -> None:
+    match = _play("expert:iterations=4", "heuristic", preset, players, seed=3)
+    assert match.over and match.winner in (0, 1)
+
+
+def test_expert_is_deterministic_for_a_seed() -> None:
+    one = _play("expert:iterations=6", "heuristic", "argentino", 2, seed=11)
+    two = _play("expert:iterations=6", "heuristic", "argentino", 2, seed=11)
+    assert one.hand_moves() == two.hand_moves() and one.score == two.score
+
+
+def test_expert_sees_only_its_observation() -> None:
+    """Two deals that differ only in the rival's cards give the same observation, so the
+    same action: the bot cannot read what the seat cannot see (RULES.md 10)."""
+    rules = find_variant("argentino")
+    mine = (0, 1, 2)  # 1e 2e 3e
+    actions = []
+    for theirs in ((10, 11, 12), (33, 34, 35)):
+        match = Match(rules, auto_deal=False)
+        match.start_hand((mine, theirs))
+        obs = observe(match, 0)
+        actions.append(make_bot("expert", seed=5, iterations=20).values(obs))
+    assert actions[0] == actions[1]
+
+
+def test_expert_options_and_policy_errors(tmp_path: Path) -> None:
+    with pytest.raises(TrucoError, match="iterations must be at least 1"):
+        make_bot("expert", iterations=0)
+    with pytest.raises(TrucoError, match="no policy file"):
+        make_bot("expert", policy=str(tmp_path / "missing.json.gz"))
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(b"not gzip")
+    with pytest.raises(TrucoError, match="is not a policy file"):
+        load_policy(bad)
+    other = tmp_path / "other.json.gz"
+    other.write_bytes(gzip.compress(json.dumps({"format": FORMAT, "version": 99}).encode()))
+    with pytest.raises(TrucoError, match="version 99"):
+        load_policy(other)
+
+
+def test_a_policy_file_round_trips(tmp_path: Path) -> None:
+    policy = Policy({"argentino/2": PolicyTable("argentino/2", {7: (0.25, 0.75), 9: (1.0,)})})
+    path = tmp_path / "p.json.gz"
+    save_policy(policy, path)
+    first = path.read_bytes()
+    again = load_policy(path).tables["argentino/2"]
+    assert again.probs == {7: (0.25, 0.75), 9: (1.0,)}
+    save_policy(load_policy(path), path)
+    assert path.read_bytes() == first  # the same policy, the same bytes
+    assert sum(quantize([1, 1, 1])) == SCALE
+
+
+def test_the_abstraction_names_only_what_the_actor_knows() -> None:
+    """The key of a decision does not change with the rival's hidden cards."""
+    rng = random.Random(4)
+    rules = find_variant("argentino")
+    for _ in range(200):
+        hand = deal_hand(rules, rng)
+        legal = hand.legal_actions()
+        p = hand.actor
+        choices = slots(legal, len(hand.envido_chain))
+        key = bet_key(hand, p, choices)
+        other = Match(rules, score=tuple(hand.score), auto_deal=False)  # type: ignore[arg-type]
+        unseen = [c for c in rules.cards if c not in hand.dealt[p]]
+        rng.shuffle(unseen)
+        deal = [hand.dealt[0], hand.dealt[1]]
+        deal[1 - p] = tuple(unseen[:3])
+        other.start_hand(tuple(deal))
+        assert bet_key(other.hand, p, slots(other.hand.legal_actions(), 0)) == key
+    assert PLAY in slots(legal) and MAX_CHAIN >= 2
+
+
+def test_action_probs_cover_the_legal_actions() -> None:
+    rng = random.Random(2)
+    table = shared_policy().tables["argentino/2"]
+    rules = find_variant("argentino")
+    for _ in range(100):
+        hand = deal_hand(rules, rng)
+        while not hand.over:
+            probs = action_probs(hand, table)
+            assert set(probs) <= set(hand.legal_actions())
+            assert abs(sum(probs.values()) - 1) < 1e-6
+            actions = list(probs)
+            hand.apply(rng.choices(actions, [probs[a] for a in actions])[0])
+
+
+class _PolicyPlayer(Bot):
+    """Bets by the shipped policy, cards by the fixed card play: the policy as a rival."""
+
+    name = "policy-player"
+
+    def choose(self, obs: Observation) -> int:
+        legal = tuple(a for a in obs.legal_actions if not is_sena(a))
+        if len(legal) == 1:
+            return legal[0]
+        state = Sampler(obs).state(self.rng, tries=5)
+        return policy_action(state.hand, shared_policy().table_for(obs.rules), self.rng)
+
+
+@pytest.mark.parametrize(("rival", "model"), [("heuristic", "rules"), ("policy", "policy")])
+def test_expert_picks_the_model_that_explains_its_rival(rival: str, model: str) -> None:
+    """After a game, the evidence of the rival's bets (hands whose cards it saw) favours the
+    fixed rules against heuristic, and the policy against a player of the policy."""
+    expert = make_bot("expert", seed=1, iterations=3)
+    other = _PolicyPlayer(seed=2) if rival == "policy" else make_bot(rival, seed=2)
+    match = Match("argentino", seed=5)
+    while not match.over:
+        if match.hand.over:
+            match.start_hand()
+            continue
+        obs = observe(match, match.turn)
+        match.apply((expert if match.turn == 0 else other).choose(obs))
+    assert isinstance(expert, ExpertBot)
+    assert expert.rivals.hands_scored >= 2
+    assert expert.rivals.best() == model
+
+
+def test_the_rules_model_is_a_distribution() -> None:
+    rng = random.Random(8)
+    rules = find_variant("argentino")
+    for _ in range(50):
+        hand = deal_hand(rules, rng)
+        legal = hand.legal_actions()
+        choices = slots(legal, 0)
+        if len(choices) < 2:
+            continue
+        total = 0.0
+        for slot in choices:
+            action = legal[0] if slot == PLAY else slot
+            total += model_probability("rules", hand, action, None)
+        assert abs(total - 1) < 1e-9
