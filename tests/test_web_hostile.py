@@ -612,6 +612,20 @@ def test_downloads_are_built_off_the_event_loop_once(server: LiveServer) -> None
 # ---------------------------------------------------------------------- bots
 
 
+def test_the_expert_level_plays_a_table_to_its_end(server: LiveServer) -> None:
+    """The home page offers the level ``expert`` (issue 10) and its bots play a whole game."""
+    info = httpx.get(f"{server.http}/api/variants", timeout=10).json()
+    assert info["bot_levels"][:4] == ["easy", "normal", "hard", "expert"]
+    table = server.create("argentino", ["bot", "bot"], bot_level="expert", target=6)
+
+    async def run() -> None:
+        async with joined(server, table["id"]) as watcher:
+            final = await watcher.state_where(lambda v: v["over"], timeout=120)
+            assert max(final["score"]) >= 6
+
+    asyncio.run(run())
+
+
 def test_the_bot_queue_is_fair_and_caps_search() -> None:
     """Moves of tables with people go first; search never takes every worker."""
     import truco.web.bots as bots
