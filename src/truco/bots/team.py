@@ -16,15 +16,17 @@ the envido statements, the señas it saw (RULES.md 11.1) and the calls; nothing 
   (:func:`envido_support_hand`, :func:`team_truco_strength`, :func:`overtake_card_hand`),
   where the player reads only its own cards, the table and the calls.
 
-**The call model** (the same shape as :func:`truco.bots.knowledge.likelihood`): a player with
-envido ``v`` opens with a plain envido with chance ``0.12 + 0.88 * sigmoid((v - 26) / 1.5)``;
-makes any other envido call but a falta (a raise, or a real envido that opens) with
-``0.1 + 0.9 * sigmoid((v - 29) / 1.5)``; and calls a falta envido, which stakes the game in the
-malas, with ``0.03 + 0.97 * sigmoid((v - 29) / 1.5)`` (it is rarely a bluff; docs/decisions.md
-row 75). A hand's envido values are
-then weighed by the calls its player made (Bayes' rule over the three-card hands that agree
-with its cards played). Ties between the teams count half (the real tie goes to the player
-closest to the mano).
+**The call model** (the shape of :func:`truco.bots.knowledge.likelihood`): a player makes an
+envido call with a chance that rises with its envido, ``floor + (1 - floor) * sigmoid((v -
+centre) / scale)``, read three ways (:func:`likelihoods`): a plain envido that opens the chain
+(from 26 in the 40-card deck, floor 0.12, scale 1.5), any other call but a falta (a raise, an
+opening real envido: from 29, floor 0.1, scale 1.5), and a falta envido, which stakes the game
+in the malas (from 30, floor 0.01, scale 1: our bots call it only with the top tenth of the
+hands, never as a bluff). The centres are the values that the same shares of the
+deck's hands reach, so a call tells as much in the 22-card deck (docs/decisions.md row 75).
+A hand's envido values are then weighed by the calls its player made (Bayes' rule over the
+three-card hands that agree with its cards played). Ties between the teams count half (the
+real tie goes to the player closest to the mano).
 """
 
 from __future__ import annotations
@@ -58,11 +60,29 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-_LIKELIHOOD: Final = (
-    tuple(0.12 + 0.88 * _sigmoid((v - 26) / 1.5) for v in range(VALUES)),
-    tuple(0.1 + 0.9 * _sigmoid((v - 29) / 1.5) for v in range(VALUES)),
-    tuple(0.03 + 0.97 * _sigmoid((v - 29) / 1.5) for v in range(VALUES)),
-)
+#: The share of the deck's hands each reading takes a call to come from (its centre): for
+#: the 40-card deck a plain envido from 26, a raise from 29 (the sampler's model,
+#: :func:`truco.bots.knowledge.likelihood`) and a falta envido from 30.
+SHARES: Final = (0.32, 0.135, 0.09)
+#: The floor of each reading (how often such a call is a bluff) and its slope.
+FLOORS: Final = (0.12, 0.1, 0.01)
+SCALES: Final = (1.5, 1.5, 1.0)
+
+
+@lru_cache(maxsize=16)
+def likelihoods(deck: tuple[int, ...]) -> tuple[tuple[float, ...], ...]:
+    """For each reading, the chance that a player with envido v makes such a call, v = 0..33:
+    ``floor + (1 - floor) * sigmoid((v - centre) / scale)``, the centre the smallest value that
+    no more than the reading's share of the deck's hands reach (a call tells the same share of
+    hands whatever the deck: in valenciano's 22 cards half the hands hold 26 or more)."""
+    pmf = deck_pmf(deck)
+    tables = []
+    for share, floor, scale in zip(SHARES, FLOORS, SCALES, strict=True):
+        centre = next(v for v in range(VALUES) if sum(pmf[v:]) <= share)
+        tables.append(
+            tuple(floor + (1 - floor) * _sigmoid((v - centre) / scale) for v in range(VALUES))
+        )
+    return tuple(tables)
 
 
 def call_reading(call: int, first: bool) -> int:
@@ -118,13 +138,14 @@ def completion_pmf(
     return _normal(counts)
 
 
-def read_calls(pmf: Pmf, readings: tuple[int, ...]) -> Pmf:
+def read_calls(pmf: Pmf, readings: tuple[int, ...], deck: tuple[int, ...]) -> Pmf:
     """``pmf`` weighed by the envido calls its player made (Bayes' rule, the call model)."""
     if not readings:
         return pmf
     weights = list(pmf)
+    tables = likelihoods(deck)
     for reading in readings:
-        table = _LIKELIHOOD[reading]
+        table = tables[reading]
         weights = [w * table[v] for v, w in enumerate(weights)]
     return _normal(weights)
 
@@ -249,7 +270,7 @@ def seat_envido_pmf(obs: Observation, seat: int, read_senas: bool = True) -> Pmf
         else:
             evidence = _senas_of(obs, seat)
     pmf = completion_pmf(pool, _played(obs, seat), required, evidence)
-    pmf = read_calls(pmf, _readings(obs, seat))
+    pmf = read_calls(pmf, _readings(obs, seat), obs.rules.cards)
     if any(s == seat and v is None for s, v in obs.statements):
         stated = [v for s, v in obs.statements if v is not None and s & 1 != seat & 1]
         if stated:
@@ -273,7 +294,7 @@ def envido_support(obs: Observation, read_senas: bool = True, accepted_by: int =
     others = []
     for s in rivals(obs):
         pmf = seat_envido_pmf(obs, s, read_senas)
-        others.append(read_calls(pmf, (FALTA,)) if s == accepted_by else pmf)
+        others.append(read_calls(pmf, (FALTA,), obs.rules.cards) if s == accepted_by else pmf)
     return team_win_chance(team, others)
 
 
@@ -392,8 +413,8 @@ def _support_cached(
     others: tuple[tuple[int, ...], ...],
 ) -> float:
     pmf = deck_pmf(deck)
-    team = [point(own)] + [read_calls(pmf, r) for r in mates]
-    return team_win_chance(team, [read_calls(pmf, r) for r in others])
+    team = [point(own)] + [read_calls(pmf, r, deck) for r in mates]
+    return team_win_chance(team, [read_calls(pmf, r, deck) for r in others])
 
 
 def envido_support_hand(hand: Hand, p: int) -> float:
