@@ -263,12 +263,14 @@ class HeuristicBot(Bot):
         rules = obs.rules
         team = obs.seat & 1
         chain = list(obs.envido_chain)
-        if self._partners_game(obs):
-            # the team's envido as far as the seat knows, the callers read by their calls
+        if self._partners_game(obs) and chain[-1] == FALTA_ENVIDO:
+            # a falta: the team's envido as far as the seat knows, the caller read as strong
             chance = envido_support(obs, self.read_senas)
         else:
             value = self._team_envido(obs)
             chance = envido_win_chance(value, rules.cards, self._rivals(obs), True)
+            partners = len(obs.seats) // 2 - 1
+            chance = 1 - (1 - chance) * (0.8**partners)
         score = (obs.score[0], obs.score[1])
         falta_mine = falta_points(score, team, rules.target, rules.falta_rule)
         falta_theirs = falta_points(score, 1 - team, rules.target, rules.falta_rule)
