@@ -2,13 +2,16 @@
 
 - Envido: calls and answers from its own value against the values rivals are likely to hold
   (a caller is assumed strong), raising with the best values and going for the falta when
-  the score makes it worth it; answers weigh the match score, not only the points.
+  the score makes it worth it; answers weigh the match score, not only the points. In team
+  games a falta is answered, called or raised only when the team's envido as the seat knows it
+  can carry it (:mod:`truco.bots.team`: partners' señas and cards, the caller read as strong).
 - Truco: estimates its team's chance to win the bazas by dealing the unseen cards in ways
   that agree with everything public (cards played, envido statements and "son buenas"; see
   :mod:`truco.bots.knowledge`) and playing them out; calls, accepts and raises from that
   chance and the score, and bluffs now and then so it cannot be read.
-- Cards: wins a baza with the cheapest card that does it, never beats its partner, plays for
-  a parda when a parda wins the hand, and keeps its best card for when it matters.
+- Cards: wins a baza with the cheapest card that does it, never beats a partner's winning
+  card without a reason (:func:`truco.bots.team.overtake_card`), plays for a parda when a
+  parda wins the hand, and keeps its best card for when it matters.
 - Señas and flor (RULES.md 11, where the table plays them): signals its real cards to its
   partner once a hand (mostly; see :mod:`truco.bots.signals`), reads its partner's señas and
   the opponents' it caught through the sampler (``read_senas=0`` ignores them), sings every
