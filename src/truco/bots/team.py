@@ -37,13 +37,13 @@ from itertools import combinations
 from typing import Final
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, SENA_1E, SENA_ENVIDO
-from truco.bots.signals import TRUTH
+from truco.bots.signals import TRUTH, own_dealt
 from truco.bots.value import win_probability
 from truco.cards import STRENGTH, envido_value
 from truco.envido import falta_points
 from truco.hand import Hand, _truco_winner
 from truco.observation import Observation
-from truco.senas import is_true
+from truco.senas import GOOD_ENVIDO, is_true
 
 #: Envido values 0..33: a distribution is a tuple of 34 shares.
 VALUES: Final = 34
@@ -193,12 +193,6 @@ def team_win_chance(team: list[Pmf], rivals: list[Pmf]) -> float:
 # ---------------------------------------------------------------------- on an Observation
 
 
-def own_dealt(obs: Observation) -> tuple[int, ...]:
-    """The seat's three cards of this hand: those in hand and those it has played."""
-    played = tuple(m.action for m in obs.moves if m.seat == obs.seat and m.action < 40)
-    return tuple(obs.hand) + played
-
-
 def partners(obs: Observation) -> tuple[int, ...]:
     """The seat's partners still in the hand (RULES.md 2, 6: a folded player is out)."""
     return tuple(
@@ -238,8 +232,6 @@ def team_envido_known(obs: Observation, read_senas: bool = True) -> int:
     """The best envido the seat's team is known to hold: its own, a partner's stated value
     (RULES.md 5.5), the "good envido" a partner signalled (RULES.md 11.1), or what a
     partner's cards played already make."""
-    from truco.senas import GOOD_ENVIDO
-
     best = envido_value(own_dealt(obs))
     mates = set(partners(obs))
     for seat, value in obs.statements:
