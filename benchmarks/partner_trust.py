@@ -9,7 +9,10 @@ the bot sits in, and counts, for the bot's team only:
 
 and how many of them the team then lost (the rivals won the envido, or the truco of that hand:
 by the bazas, a no quiero to a later raise, or the mazo). Bets left undecided (the hand ended
-on the target before the truco was played out) are not counted.
+on the target before the truco was played out) are not counted. Of the accepted faltas, those
+that risked more than the no quiero would have given away (the falta worth more to the rivals
+than the chain's rejected points, RULES.md 5.3-5.4) are counted apart, as ``costly``: near the
+end of a game a falta worth a point or two is rightly taken with any envido.
 
     .venv/bin/python benchmarks/partner_trust.py --bots heuristic,search:iterations=200 \
         --matches 40 --seed 1
@@ -28,6 +31,7 @@ from truco.actions import FALTA_ENVIDO, MAZO, NO_QUIERO, QUIERO, RETRUCO, TOKENS
 from truco.arena import wilson
 from truco.bots import make_bot
 from truco.bots.spec import parse_bot_spec
+from truco.envido import falta_points, rejected_points
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
 from truco.variants import find_variant
@@ -42,11 +46,16 @@ class Tally:
 
     hands: int = 0
     counts: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    #: Accepted faltas that risked more than a no quiero: [count, lost].
+    costly: list[int] = field(default_factory=lambda: [0, 0])
 
-    def add(self, bet: str, way: str, lost: bool) -> None:
+    def add(self, bet: str, way: str, lost: bool, costly: bool = False) -> None:
         row = self.counts.setdefault((bet, way), [0, 0])
         row[0] += 1
         row[1] += lost
+        if costly:
+            self.costly[0] += 1
+            self.costly[1] += lost
 
 
 def bet_of(hand: Hand, action: int) -> tuple[str, str] | None:
@@ -60,6 +69,14 @@ def bet_of(hand: Hand, action: int) -> tuple[str, str] | None:
     if action == FALTA_ENVIDO or RETRUCO <= action < TRUCO + 4:
         return (TOKENS[action], "raised")
     return None
+
+
+def risks_more(hand: Hand, team: int) -> bool:
+    """Whether a quiero to the falta envido pending in ``hand`` by ``team`` risks more than a
+    no quiero gives away: the falta worth more to the rivals than the chain's rejected points."""
+    rules = hand.rules
+    falta = falta_points(hand.score, 1 - team, rules.target, rules.falta_rule, hand.falta_fixed)
+    return falta > rejected_points(hand.envido_chain)
 
 
 def truco_winner(hand: Hand) -> int:
@@ -89,22 +106,23 @@ def play(bot: str, opponent: str, variant: str, players: int, seed: int, team: i
         name, options = parse_bot_spec(bot if seat % 2 == team else opponent)
         bots.append(make_bot(name, seed=seed * 16 + seat, **options))
     tally = Tally()
-    pending: list[tuple[str, str]] = []
+    pending: list[tuple[str, str, bool]] = []
     while not match.over:
         hand = match.hand
         seat = match.turn
         action = bots[seat].choose(match.observation(seat))
         bet = bet_of(hand, action) if seat % 2 == team else None
+        costly = bet == ("falta-envido", "accepted") and risks_more(hand, team)
         match.apply(action)
         if bet is not None:
-            pending.append(bet)
+            pending.append((*bet, costly))
         if hand.over:
             tally.hands += 1
             truco, envido = truco_winner(hand), envido_loser(hand)
-            for name, way in pending:
+            for name, way, risky in pending:
                 if name == "falta-envido":
                     if hand.envido_winner >= 0:
-                        tally.add(name, way, envido == team)
+                        tally.add(name, way, envido == team, risky)
                     elif way == "raised":
                         tally.add(name, way, False)  # rejected: the team scored
                 elif truco >= 0:
@@ -118,6 +136,8 @@ def measure(bot: str, opponent: str, variant: str, players: int, matches: int, s
     for i in range(matches):
         one = play(bot, opponent, variant, players, seed * 1_000_003 + i // 2, i % 2)
         total.hands += one.hands
+        total.costly[0] += one.costly[0]
+        total.costly[1] += one.costly[1]
         for key, (n, lost) in one.counts.items():
             row = total.counts.setdefault(key, [0, 0])
             row[0] += n
@@ -133,6 +153,7 @@ def rows(bot: str, variant: str, players: int, tally: Tally) -> list[dict[str, A
             if n == 0 and (bet == "joc-fora" or (way == "raised" and bet != "falta-envido")):
                 continue
             lo, hi = wilson(lost, n)
+            costly = tally.costly if (bet, way) == ("falta-envido", "accepted") else None
             out.append(
                 {
                     "variant": variant,
@@ -146,6 +167,8 @@ def rows(bot: str, variant: str, players: int, tally: Tally) -> list[dict[str, A
                     "lost_rate": round(lost / n, 4) if n else None,
                     "lost_ci": [round(lo, 4), round(hi, 4)],
                     "per_100_hands": round(100 * n / tally.hands, 2) if tally.hands else 0.0,
+                    "costly": None if costly is None else costly[0],
+                    "costly_lost": None if costly is None else costly[1],
                 }
             )
     return out
@@ -172,14 +195,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(table))
         return 0
-    print("| preset, players | bot | bet | how | times | per 100 hands | lost | lost (95% CI) |")
-    print("| --- | --- | --- | --- | ---: | ---: | ---: | --- |")
+    print(
+        "| preset, players | bot | bet | how | times | per 100 hands | lost | lost (95% CI) "
+        "| costly: times, lost |"
+    )
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | --- | ---: |")
     for r in table:
         rate = "-" if r["lost_rate"] is None else f"{r['lost_rate']:.0%}"
         lo, hi = r["lost_ci"]
+        costly = "" if r["costly"] is None else f"{r['costly']}, {r['costly_lost']}"
         print(
             f"| {r['variant']}, {r['players']} | `{r['bot']}` | {r['bet']} | {r['way']} | "
-            f"{r['count']} | {r['per_100_hands']} | {r['lost']} | {rate} ({lo:.0%} - {hi:.0%}) |"
+            f"{r['count']} | {r['per_100_hands']} | {r['lost']} | {rate} ({lo:.0%} - {hi:.0%}) "
+            f"| {costly} |"
         )
     return 0
 

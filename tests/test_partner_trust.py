@@ -63,3 +63,14 @@ def test_a_short_measure_adds_up() -> None:
         assert 0 <= lost <= n
     rows = trust.rows("heuristic", "espanol", 4, tally)
     assert {r["bet"] for r in rows} >= {"falta-envido", "retruco", "vale-cuatro"}
+
+
+def test_a_falta_that_risks_no_more_than_a_no_quiero_is_not_costly() -> None:
+    """Near the end a falta may be worth no more than the chain's rejected points."""
+    cards = ["4e 5e 6b", "7o 6o 1e", "4o 5o 3c", "7c 6c 1b"]
+    m = match_after("espanol", cards, ["p0 falta-envido"], players=4)
+    assert trust.risks_more(m.hand, 1)  # at 0-0 the falta is the game, a no quiero gives 1
+    m = match_after("espanol", cards, ["p0 envido", "p1 falta-envido"], players=4, score=[28, 3])
+    assert not trust.risks_more(m.hand, 0)  # the falta gives p1's team 2, as a no quiero does
+    m = match_after("espanol", cards, ["p0 envido", "p1 falta-envido"], players=4, score=[23, 3])
+    assert trust.risks_more(m.hand, 0)  # 7 against 2

@@ -2,13 +2,16 @@
 
 - Envido: calls and answers from its own value against the values rivals are likely to hold
   (a caller is assumed strong), raising with the best values and going for the falta when
-  the score makes it worth it; answers weigh the match score, not only the points.
+  the score makes it worth it; answers weigh the match score, not only the points. In team
+  games a falta is answered, called or raised only when the team's envido as the seat knows it
+  can carry it (:mod:`truco.bots.team`: partners' señas and cards, the caller read as strong).
 - Truco: estimates its team's chance to win the bazas by dealing the unseen cards in ways
   that agree with everything public (cards played, envido statements and "son buenas"; see
   :mod:`truco.bots.knowledge`) and playing them out; calls, accepts and raises from that
   chance and the score, and bluffs now and then so it cannot be read.
-- Cards: wins a baza with the cheapest card that does it, never beats its partner, plays for
-  a parda when a parda wins the hand, and keeps its best card for when it matters.
+- Cards: wins a baza with the cheapest card that does it, never beats a partner's winning
+  card without a reason (:func:`truco.bots.team.overtake_card`), plays for a parda when a
+  parda wins the hand, and keeps its best card for when it matters.
 - Señas and flor (RULES.md 11, where the table plays them): signals its real cards to its
   partner once a hand (mostly; see :mod:`truco.bots.signals`), reads its partner's señas and
   the opponents' it caught through the sampler (``read_senas=0`` ignores them), sings every
@@ -38,6 +41,7 @@ from truco.bots.base import Bot, register
 from truco.bots.knowledge import Sampler
 from truco.bots.rollout import play_card
 from truco.bots.signals import flor_action, sena_to_make
+from truco.bots.team import envido_support, falta_supported, overtake_card
 from truco.bots.value import win_probability
 from truco.cards import STRENGTH, envido_value
 from truco.envido import accepted_points, falta_points, rejected_points
@@ -86,18 +90,30 @@ def own_dealt(obs: Observation) -> tuple[int, ...]:
     return tuple(obs.hand) + played
 
 
-def truco_chance(obs: Observation, rng: Any, samples: int = 24, read_senas: bool = True) -> float:
-    """Chance that the seat's team wins the bazas if the hand is played out without calls."""
+def truco_chance(
+    obs: Observation,
+    rng: Any,
+    samples: int = 24,
+    read_senas: bool = True,
+    weighted: bool = False,
+) -> float:
+    """Chance that the seat's team wins the bazas if the hand is played out without calls.
+
+    ``weighted``: each deal counts by the likelihood of the other seats' calls and answers
+    under it (:func:`truco.bots.knowledge.likelihood`), so a rival who raised the truco is
+    read as holding the cards for it; the partners' cards played and señas narrow the deals
+    either way (the sampler's work).
+    """
     try:
         sampler = Sampler(obs, read_senas)
     except TrucoError:
         return 0.5
     team = obs.seat & 1
     wins = 0.0
-    done = 0
+    done = 0.0
     for _ in range(samples):
         try:
-            match = sampler.state(rng, tries=6)
+            match, weight = sampler.weighted_state(rng, tries=6)
         except TrucoError:
             continue
         hand = match.hand
@@ -110,9 +126,10 @@ def truco_chance(obs: Observation, rng: Any, samples: int = 24, read_senas: bool
                 hand.apply(play_card(hand, hand.actor, hand.legal_actions()))
         winner = hand.truco_winner_so_far()
         if winner >= 0:
-            wins += winner == team
-            done += 1
-    return wins / done if done else 0.5
+            w = weight if weighted else 1.0
+            wins += w * (winner == team)
+            done += w
+    return wins / done if done > 0 else 0.5
 
 
 @register("heuristic")
@@ -147,6 +164,14 @@ class HeuristicBot(Bot):
             camas,
             r.camas_to_win,
         )
+
+    def _partners_game(self, obs: Observation) -> bool:
+        """A team game (and not a pica-pica duel): the bets are the team's (issue 10)."""
+        return len(obs.seats) >= 4
+
+    def _falta_supported(self, obs: Observation) -> bool:
+        """In a team game, whether the team's cards can carry a falta envido (issue 10)."""
+        return not self._partners_game(obs) or falta_supported(obs, self.read_senas)
 
     def _rivals(self, obs: Observation) -> int:
         return max(1, sum(1 for s in obs.seats if s & 1 != obs.seat & 1 and s not in obs.folded))
@@ -217,7 +242,13 @@ class HeuristicBot(Bot):
         mine, theirs = obs.score[team], obs.score[1 - team]
         partners = len(obs.seats) // 2 - 1
         chance = envido_win_chance(value, rules.cards, self._rivals(obs), False)
-        if FALTA_ENVIDO in options and chance > 0.85 and theirs > rules.half and theirs >= mine:
+        if (
+            FALTA_ENVIDO in options
+            and chance > 0.85
+            and theirs > rules.half
+            and theirs >= mine
+            and self._falta_supported(obs)
+        ):
             return FALTA_ENVIDO
         if REAL_ENVIDO in options and chance > 0.8:
             return REAL_ENVIDO
@@ -235,10 +266,14 @@ class HeuristicBot(Bot):
         rules = obs.rules
         team = obs.seat & 1
         chain = list(obs.envido_chain)
-        value = self._team_envido(obs)
-        chance = envido_win_chance(value, rules.cards, self._rivals(obs), True)
-        partners = len(obs.seats) // 2 - 1
-        chance = 1 - (1 - chance) * (0.8**partners)
+        if self._partners_game(obs) and chain[-1] == FALTA_ENVIDO:
+            # a falta: the team's envido as far as the seat knows, the caller read as strong
+            chance = envido_support(obs, self.read_senas)
+        else:
+            value = self._team_envido(obs)
+            chance = envido_win_chance(value, rules.cards, self._rivals(obs), True)
+            partners = len(obs.seats) // 2 - 1
+            chance = 1 - (1 - chance) * (0.8**partners)
         score = (obs.score[0], obs.score[1])
         falta_mine = falta_points(score, team, rules.target, rules.falta_rule)
         falta_theirs = falta_points(score, 1 - team, rules.target, rules.falta_rule)
@@ -252,7 +287,12 @@ class HeuristicBot(Bot):
             return NO_QUIERO
         raises = [a for a in (REAL_ENVIDO, ENVIDO, FALTA_ENVIDO) if a in legal]
         if raises and chance > 0.8 and len(chain) < 3:
-            if FALTA_ENVIDO in raises and chance > 0.9 and obs.score[1 - team] > rules.half:
+            if (
+                FALTA_ENVIDO in raises
+                and chance > 0.9
+                and obs.score[1 - team] > rules.half
+                and self._falta_supported(obs)
+            ):
                 return FALTA_ENVIDO
             for call in raises:
                 if call != FALTA_ENVIDO:
@@ -261,9 +301,15 @@ class HeuristicBot(Bot):
 
     # ------------------------------------------------------------------ truco
 
+    def _truco_chance(self, obs: Observation, level: int) -> float:
+        """The team's truco chance; for a retruco or more in a team game, the deals weighed
+        by the rivals' calls and answers (a rival who raised is read as strong)."""
+        weighted = level >= 2 and self._partners_game(obs)
+        return truco_chance(obs, self.rng, self.samples, self.read_senas, weighted)
+
     def _want_truco(self, obs: Observation, call: int) -> bool:
         level = call - TRUCO + 1
-        chance = truco_chance(obs, self.rng, self.samples, self.read_senas)
+        chance = self._truco_chance(obs, level)
         if chance >= 0.68 + 0.05 * (level - 1):
             return True
         late = len(obs.baza_results) >= 1
@@ -272,7 +318,7 @@ class HeuristicBot(Bot):
     def _answer_truco(self, obs: Observation) -> int:
         legal = obs.legal_actions
         level = obs.truco_pending
-        chance = truco_chance(obs, self.rng, self.samples, self.read_senas) - 0.12
+        chance = self._truco_chance(obs, level) - 0.12
         rules = obs.rules
         team = obs.seat & 1
         if level == 4:
@@ -310,7 +356,9 @@ class HeuristicBot(Bot):
         best = max(STRENGTH[c] for _, c in table)
         leaders = {s & 1 for s, c in table if STRENGTH[c] == best}
         if leaders == {team}:
-            return cards[0]
+            # a partner wins the table: beat its card only with a reason (issue 10)
+            overtake = overtake_card(obs) if self._partners_game(obs) else None
+            return cards[0] if overtake is None else overtake
         for c in cards:
             if STRENGTH[c] > best:
                 return c

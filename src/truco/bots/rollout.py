@@ -5,6 +5,13 @@ and the calls. It plays cards sensibly (win the baza cheaply, don't beat a partn
 the best for later), answers calls by simple thresholds, calls truco with a strong hand and
 never bluffs: search decides the bluffs at the root, and the playouts only need believable
 play from everyone.
+
+In team games (issue 10) the big bets are answered for the team (:mod:`truco.bots.team`): a
+falta envido by the chance that the team's envido beats the rivals' (the caller read as
+strong) and what that does to the chance of winning the game, so that nobody in a playout
+takes a falta the team cannot support (such loose answers made raising to falta look good
+at the root); a retruco, vale cuatro or joc fora with the partner's card on the table
+counted; and a partner's winning card is beaten only with a reason.
 """
 
 from __future__ import annotations
@@ -21,7 +28,14 @@ from truco.actions import (
     TRUCO,
     is_sena,
 )
+from truco.bots.team import (
+    accept_beats_reject,
+    envido_support_hand,
+    overtake_card_hand,
+    team_truco_strength,
+)
 from truco.cards import STRENGTH, envido_value
+from truco.envido import falta_points, rejected_points
 from truco.flor import flor_value, has_flor
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.options_hand import FLOR_PENDING, OptionHand
@@ -56,7 +70,10 @@ def rollout_action(hand: Hand) -> int:
         legal = tuple(a for a in legal if not is_sena(a))  # playouts make no señas
         if len(legal) == 1:
             return legal[0]
+    team_game = hand.k >= 4
     if hand.envido_state == ENVIDO_PENDING:
+        if team_game and hand.envido_chain[-1] == FALTA_ENVIDO:
+            return _answer_falta(hand, p)
         value = envido_value(hand.dealt[p])
         raised = len(hand.envido_chain) > 1  # this team already called: it is committed
         short = len(hand.envido_chain) < 2  # raise once at most: chains must end
@@ -65,13 +82,36 @@ def rollout_action(hand: Hand) -> int:
         return QUIERO if value >= (23 if raised else 26) else NO_QUIERO
     if hand.truco_pending:
         strength = truco_strength(hand, p)
+        big = team_game and hand.truco_pending >= 2
+        if big:
+            strength = team_truco_strength(hand, p, strength)
         if strength >= 0.8 and len(legal) > 2 and TRUCO <= legal[2] <= JOC_FORA:
             return legal[2]
+        if big and hand.score[1 - hand.team[p]] + hand.truco_pending >= hand.rules.target:
+            return QUIERO  # a "no quiero" would lose the game: play for it
         return QUIERO if strength >= 0.4 else NO_QUIERO
     calls = [a for a in legal if TRUCO <= a <= JOC_FORA]
-    if calls and truco_strength(hand, p) >= 0.75:
-        return calls[0]
+    if calls:
+        strength = truco_strength(hand, p)
+        if team_game and calls[0] != TRUCO:
+            strength = team_truco_strength(hand, p, strength)
+        if strength >= 0.75:
+            return calls[0]
     return play_card(hand, p, legal)
+
+
+def _answer_falta(hand: Hand, p: int) -> int:
+    """A falta envido in a team game: quiero when the team's envido, as ``p`` knows it, makes
+    accepting worth more than refusing in the chance of winning the game (RULES.md 5.4)."""
+    rules = hand.rules
+    team = hand.team[p]
+    score = hand.score
+    chance = envido_support_hand(hand, p)
+    mine = falta_points(score, team, rules.target, rules.falta_rule, hand.falta_fixed)
+    theirs = falta_points(score, 1 - team, rules.target, rules.falta_rule, hand.falta_fixed)
+    refused = rejected_points(hand.envido_chain)
+    accept = accept_beats_reject(chance, score, team, rules.target, mine, theirs, refused)
+    return QUIERO if accept else NO_QUIERO
 
 
 def _option_action(hand: OptionHand, p: int, legal: tuple[int, ...]) -> int:
@@ -99,6 +139,10 @@ def play_card(hand: Hand, p: int, legal: tuple[int, ...]) -> int:
         won_first = hand.baza_results and hand.baza_results[0] == hand.team[p]
         return cards[0] if won_first and len(cards) > 1 else cards[-1]
     if hand.team[hand.best_pos] == hand.team[p] and not hand.parda:
+        if hand.k >= 4 and len(cards) > 1:
+            overtake = overtake_card_hand(hand, p, cards)
+            if overtake is not None:
+                return overtake
         return cards[0]
     best = hand.best_strength
     for c in cards:

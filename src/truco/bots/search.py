@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import time
 
-from truco.actions import is_sena
+from truco.actions import FALTA_ENVIDO, is_sena
 from truco.bots.base import Bot, register
 from truco.bots.knowledge import Sampler
 from truco.bots.rollout import play_out
 from truco.bots.signals import sena_to_make
+from truco.bots.team import falta_supported
 from truco.bots.value import win_probability
 from truco.errors import TrucoError
 from truco.observation import Observation
@@ -70,6 +71,9 @@ class SearchBot(Bot):
             legal = tuple(a for a in legal if not is_sena(a))
             if len(legal) == 1:
                 return legal[0], {}
+        if FALTA_ENVIDO in legal and len(obs.seats) >= 4 and not falta_supported(obs):
+            # a partner calls no falta envido its team's cards cannot carry (issue 10)
+            legal = tuple(a for a in legal if a != FALTA_ENVIDO)
         rules = obs.rules
         team = obs.seat & 1
         camas = (obs.camas[team], obs.camas[1 - team])
