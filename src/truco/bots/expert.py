@@ -28,13 +28,11 @@ import random
 import time
 from pathlib import Path
 
-from truco.actions import is_sena
 from truco.bots.base import Bot, register
-from truco.bots.knowledge import Likelihood, Sampler, likelihood
-from truco.bots.policy import PolicyTable, action_likelihood, play_out, shared_policy
+from truco.bots.knowledge import Sampler, likelihood
+from truco.bots.policy import action_likelihood, play_out, shared_policy
 from truco.bots.rivals import RivalModels
-from truco.bots.signals import sena_to_make
-from truco.bots.value import win_probability
+from truco.bots.search import search_deals, to_search
 from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.observation import Observation
@@ -96,7 +94,6 @@ class ExpertBot(Bot):
         self.rivals = RivalModels()
         self.infer = infer
         self.playouts = playouts
-        self._playouts = playouts
         self.iterations = int(iterations)
         self.max_ms = None if max_ms is None else float(max_ms)
         if self.iterations < 1:
@@ -115,16 +112,9 @@ class ExpertBot(Bot):
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
         table = self.policy.table_for(obs.rules)
         self.rivals.observe(obs, table)
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0], {}
-        if is_sena(legal[-1]):  # señas are signals, not moves to search (RULES.md 11.1)
-            sena = sena_to_make(obs, self.rng) if self.senas else None
-            if sena is not None:
-                return sena, {}
-            legal = tuple(a for a in legal if not is_sena(a))
-            if len(legal) == 1:
-                return legal[0], {}
+        made, legal = to_search(obs, self.rng, self.senas)
+        if made >= 0:
+            return made, {}
         try:
             sampler = Sampler(obs, self.read_senas)
         except TrucoError:
@@ -135,58 +125,24 @@ class ExpertBot(Bot):
 
         best = self.rivals.best()
         infer = best if self.infer == "auto" else self.infer
-        self._playouts = best if self.playouts == "auto" else self.playouts
-        return self._search(
+        playouts = best if self.playouts == "auto" else self.playouts
+        played = None if playouts == "rules" else table
+        greedy, envido_only = playouts == "greedy", playouts == "envido"
+        chance = Dice(random.Random(self.rng.getrandbits(32)))  # the play-outs' chances
+
+        def play(hand: Hand) -> None:
+            chance.rewind()  # the same chances for every action of a deal
+            play_out(hand, played, chance, greedy, envido_only)
+
+        return search_deals(
             obs,
             legal,
             sampler,
-            None if self._playouts == "rules" else table,
-            likelihood if infer == "rules" else model,
+            self.rng,
+            iterations=self.iterations,
+            deadline=None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000,
+            min_iterations=8,
+            play=play,
+            model=likelihood if infer == "rules" else model,
+            new_deal=chance.roll,
         )
-
-    def _search(
-        self,
-        obs: Observation,
-        legal: tuple[int, ...],
-        sampler: Sampler,
-        table: PolicyTable | None,
-        model: Likelihood,
-    ) -> tuple[int, dict[int, float]]:
-        rules = obs.rules
-        team = obs.seat & 1
-        camas = (obs.camas[team], obs.camas[1 - team])
-        target, to_win = rules.target, rules.camas_to_win
-        utility = dict.fromkeys(legal, 0.0)
-        points = dict.fromkeys(legal, 0.0)
-        deadline = None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000
-        rng = self.rng
-        greedy = self._playouts == "greedy"
-        envido_only = self._playouts == "envido"
-        chance = Dice(random.Random(rng.getrandbits(32)))  # the play-outs' chances
-        total = 0.0
-        n = 0
-        while n < self.iterations:
-            try:
-                state, weight = sampler.weighted_state(rng, tries=10, model=model)
-            except TrucoError:
-                break
-            base = state.hand
-            chance.roll()
-            for action in legal:
-                hand = base.clone()
-                hand.apply(action)
-                chance.rewind()  # the same chances for every action
-                play_out(hand, table, chance, greedy, envido_only)
-                s = hand.score
-                utility[action] += weight * win_probability(
-                    s[team], s[1 - team], target, camas, to_win
-                )
-                points[action] += weight * (hand.points[team] - hand.points[1 - team])
-            total += weight
-            n += 1
-            if deadline is not None and n >= 8 and time.perf_counter() >= deadline:
-                break
-        if n == 0 or total <= 0:
-            return legal[0], {}
-        best = max(legal, key=lambda a: (utility[a], points[a]))
-        return best, {a: points[a] / total for a in legal}

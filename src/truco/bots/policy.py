@@ -28,10 +28,9 @@ from typing import Any, Protocol
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, is_sena
 from truco.bots.abstraction import PLAY, bet_key, slots
-from truco.bots.rollout import _option_action, play_card, rollout_action
+from truco.bots.rollout import open_choices, play_card, rollout_action
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING, Hand
-from truco.options_hand import OptionHand
 from truco.variants import Rules
 
 FORMAT = "truco-expert-policy"
@@ -182,17 +181,10 @@ def policy_action(
 ) -> int:
     """The action of the hand's actor under the policy: flor and señas by the fixed rules,
     the bets from the table (the fixed rules where it has no entry), the card by card play."""
-    legal = hand.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
+    forced, legal = open_choices(hand)
+    if forced >= 0:
+        return forced
     p = hand.actor
-    if type(hand) is OptionHand:
-        option = _option_action(hand, p, legal)
-        if option >= 0:
-            return option
-        legal = tuple(a for a in legal if not is_sena(a))
-        if len(legal) == 1:
-            return legal[0]
     choices = slots(legal, len(hand.envido_chain))
     if len(choices) == 1:
         return play_card(hand, p, legal) if choices[0] == PLAY else choices[0]
@@ -215,15 +207,10 @@ def policy_action(
 def action_probs(hand: Hand, table: PolicyTable | None) -> dict[int, float]:
     """The probability of each action of the hand's actor under the policy (the card that
     card play picks takes the "play" share), for evaluations such as the local best response."""
-    legal = hand.legal_actions()
-    if len(legal) == 1:
-        return {legal[0]: 1.0}
+    forced, legal = open_choices(hand)
+    if forced >= 0:
+        return {forced: 1.0}
     p = hand.actor
-    if type(hand) is OptionHand:
-        option = _option_action(hand, p, legal)
-        if option >= 0:
-            return {option: 1.0}
-        legal = tuple(a for a in legal if not is_sena(a))
     choices = slots(legal, len(hand.envido_chain))
     if len(choices) == 1:
         return {play_card(hand, p, legal) if choices[0] == PLAY else choices[0]: 1.0}
@@ -256,14 +243,28 @@ def action_likelihood(hand: Hand, action: int, table: PolicyTable | None) -> flo
     "play" (a rival who played where it could have bet told something too); señas and flor,
     which the policy does not model, weigh 1; where the table has no entry, the fixed rules'
     chance (:func:`truco.bots.knowledge.likelihood`)."""
-    legal = hand.legal_actions()
-    choices = slots(tuple(a for a in legal if not is_sena(a)), len(hand.envido_chain))
-    slot = PLAY if action < 40 else action
-    if len(choices) < 2 or slot not in choices:
+    decision = bet_decision(hand, action, table)
+    if decision is None:
         return 1.0
-    probs = table.probs.get(bet_key(hand, hand.actor, choices)) if table is not None else None
+    choices, slot, probs = decision
     if probs is None:
         from truco.bots.knowledge import likelihood
 
         return likelihood(hand, action)
     return max(probs[choices.index(slot)], 0.02)
+
+
+def bet_decision(
+    hand: Hand, action: int, table: PolicyTable | None
+) -> tuple[tuple[int, ...], int, tuple[float, ...] | None] | None:
+    """The betting decision at which the actor took ``action``: its abstract actions, the one
+    ``action`` is (a card is "play"), and the policy's probabilities there (None where the
+    table has no entry); None when this was no betting decision (one abstract action, or a
+    seña or flor call, which the policy does not model)."""
+    legal = hand.legal_actions()
+    choices = slots(tuple(a for a in legal if not is_sena(a)), len(hand.envido_chain))
+    slot = PLAY if action < 40 else action
+    if len(choices) < 2 or slot not in choices:
+        return None
+    probs = table.probs.get(bet_key(hand, hand.actor, choices)) if table is not None else None
+    return choices, slot, probs

@@ -22,8 +22,8 @@ import random
 from dataclasses import dataclass, field
 
 from truco.actions import is_sena
-from truco.bots.abstraction import PLAY, bet_key, slots
-from truco.bots.policy import PolicyTable
+from truco.bots.abstraction import PLAY
+from truco.bots.policy import PolicyTable, bet_decision
 from truco.bots.rollout import rollout_action
 from truco.errors import TrucoError
 from truco.hand import Hand
@@ -43,15 +43,12 @@ PRIOR_LOG_ODDS = math.log(10_000)
 def model_probability(model: str, hand: Hand, action: int, table: PolicyTable | None) -> float:
     """The probability that ``model`` gives the abstract action of ``action`` here, or -1 when
     this is no betting decision."""
-    legal = tuple(a for a in hand.legal_actions() if not is_sena(a))
-    choices = slots(legal, len(hand.envido_chain))
-    slot = PLAY if action < 40 else action
-    if len(choices) < 2 or slot not in choices:
+    decision = bet_decision(hand, action, table if model == "policy" else None)
+    if decision is None:
         return -1.0
-    if model == "policy" and table is not None:
-        probs = table.probs.get(bet_key(hand, hand.actor, choices))
-        if probs is not None:
-            return max(probs[choices.index(slot)], 0.01)
+    choices, slot, probs = decision
+    if probs is not None:
+        return max(probs[choices.index(slot)], 0.01)
     ruled = rollout_action(hand)
     ruled_slot = PLAY if ruled < 40 else ruled
     return 1 - EPSILON if slot == ruled_slot else EPSILON / (len(choices) - 1)

@@ -57,19 +57,29 @@ def truco_strength(hand: Hand, p: int) -> float:
     return max(0.0, min(1.0, score))
 
 
-def rollout_action(hand: Hand) -> int:
-    """The policy's action for the hand's actor."""
+def open_choices(hand: Hand) -> tuple[int, tuple[int, ...]]:
+    """What the hand's actor has left to choose: ``(action, ())`` when nothing (its only
+    legal action, or the flor by the rules of :func:`_option_action`), else ``(-1, legal)``
+    with the señas left out (playouts make none)."""
     legal = hand.legal_actions()
     if len(legal) == 1:
-        return legal[0]
-    p = hand.actor
+        return legal[0], ()
     if type(hand) is OptionHand:
-        option = _option_action(hand, p, legal)
+        option = _option_action(hand, hand.actor, legal)
         if option >= 0:
-            return option
-        legal = tuple(a for a in legal if not is_sena(a))  # playouts make no señas
+            return option, ()
+        legal = tuple(a for a in legal if not is_sena(a))
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], ()
+    return -1, legal
+
+
+def rollout_action(hand: Hand) -> int:
+    """The policy's action for the hand's actor."""
+    forced, legal = open_choices(hand)
+    if forced >= 0:
+        return forced
+    p = hand.actor
     team_game = hand.k >= 4
     if hand.envido_state == ENVIDO_PENDING:
         if team_game and hand.envido_chain[-1] == FALTA_ENVIDO:

@@ -16,16 +16,19 @@ that play is *not* reproducible, since how many deals fit depends on the machine
 
 from __future__ import annotations
 
+import random
 import time
+from collections.abc import Callable
 
 from truco.actions import FALTA_ENVIDO, is_sena
 from truco.bots.base import Bot, register
-from truco.bots.knowledge import Sampler
+from truco.bots.knowledge import Likelihood, Sampler
 from truco.bots.rollout import play_out
 from truco.bots.signals import sena_to_make
 from truco.bots.team import falta_supported
 from truco.bots.value import win_probability
 from truco.errors import TrucoError
+from truco.hand import Hand
 from truco.observation import Observation
 
 #: Deals per decision when no budget is given: about 100 ms a decision on one core.
@@ -61,56 +64,96 @@ class SearchBot(Bot):
         return self.values(obs)[0]
 
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
-        legal = obs.legal_actions
-        if len(legal) == 1:
-            return legal[0], {}
-        if is_sena(legal[-1]):  # señas are signals, not moves to search (RULES.md 11.1)
-            sena = sena_to_make(obs, self.rng) if self.senas else None
-            if sena is not None:
-                return sena, {}
-            legal = tuple(a for a in legal if not is_sena(a))
-            if len(legal) == 1:
-                return legal[0], {}
+        made, legal = to_search(obs, self.rng, self.senas)
+        if made >= 0:
+            return made, {}
         if FALTA_ENVIDO in legal and len(obs.seats) >= 4 and not falta_supported(obs):
             # a partner calls no falta envido its team's cards cannot carry (issue 10)
             legal = tuple(a for a in legal if a != FALTA_ENVIDO)
-        rules = obs.rules
-        team = obs.seat & 1
-        camas = (obs.camas[team], obs.camas[1 - team])
-        target = rules.target
-        to_win = rules.camas_to_win
         try:
             sampler = Sampler(obs, self.read_senas)
         except TrucoError:
             return legal[0], {}
-        utility = dict.fromkeys(legal, 0.0)
-        points = dict.fromkeys(legal, 0.0)
         timed = self.budget_ms is not None
-        deadline = time.perf_counter() + (self.budget_ms or 0.0) / 1000.0
-        n = 0
-        total = 0.0
-        while True:
-            try:
-                state, weight = sampler.weighted_state(self.rng, tries=10)
-            except TrucoError:
-                break
-            base = state.hand
-            for action in legal:
-                hand = base.clone()
-                hand.apply(action)
-                play_out(hand)
-                s = hand.score
-                value = win_probability(s[team], s[1 - team], target, camas, to_win)
-                utility[action] += weight * value
-                points[action] += weight * (hand.points[team] - hand.points[1 - team])
-            total += weight
-            n += 1
-            if timed:
-                if n >= self.min_iterations and time.perf_counter() >= deadline:
-                    break
-            elif n >= self.iterations:
-                break
-        if n == 0 or total <= 0:
-            return legal[0], {}
-        best = max(legal, key=lambda a: (utility[a], points[a]))
-        return best, {a: points[a] / total for a in legal}
+        return search_deals(
+            obs,
+            legal,
+            sampler,
+            self.rng,
+            iterations=None if timed else self.iterations,
+            deadline=time.perf_counter() + (self.budget_ms or 0.0) / 1000.0 if timed else None,
+            min_iterations=self.min_iterations,
+            play=play_out,
+        )
+
+
+def to_search(obs: Observation, rng: random.Random, senas: bool) -> tuple[int, tuple[int, ...]]:
+    """What is left to search at ``obs``: ``(action, ())`` when the choice needs no search
+    (one legal action, or a seña to make: señas are signals, not moves, RULES.md 11.1), else
+    ``(-1, the legal actions with the señas left out)``."""
+    legal = obs.legal_actions
+    if len(legal) == 1:
+        return legal[0], ()
+    if is_sena(legal[-1]):
+        sena = sena_to_make(obs, rng) if senas else None
+        if sena is not None:
+            return sena, ()
+        legal = tuple(a for a in legal if not is_sena(a))
+        if len(legal) == 1:
+            return legal[0], ()
+    return -1, legal
+
+
+def search_deals(
+    obs: Observation,
+    legal: tuple[int, ...],
+    sampler: Sampler,
+    rng: random.Random,
+    *,
+    iterations: int | None,
+    deadline: float | None,
+    min_iterations: int,
+    play: Callable[[Hand], None],
+    model: Likelihood | None = None,
+    new_deal: Callable[[], None] | None = None,
+) -> tuple[int, dict[int, float]]:
+    """The search itself: deal after deal from ``sampler`` (weighed by ``model``), every
+    action of ``legal`` applied to the same deal and played out by ``play``; stop after
+    ``iterations`` deals, or at ``deadline`` once ``min_iterations`` are done. The action of
+    best weighted chance of winning the match (points break ties), and each action's mean
+    points. ``new_deal`` runs once per deal, before its play-outs."""
+    rules = obs.rules
+    team = obs.seat & 1
+    camas = (obs.camas[team], obs.camas[1 - team])
+    target = rules.target
+    to_win = rules.camas_to_win
+    utility = dict.fromkeys(legal, 0.0)
+    points = dict.fromkeys(legal, 0.0)
+    n = 0
+    total = 0.0
+    while True:
+        try:
+            state, weight = sampler.weighted_state(rng, tries=10, model=model)
+        except TrucoError:
+            break
+        base = state.hand
+        if new_deal is not None:
+            new_deal()
+        for action in legal:
+            hand = base.clone()
+            hand.apply(action)
+            play(hand)
+            s = hand.score
+            value = win_probability(s[team], s[1 - team], target, camas, to_win)
+            utility[action] += weight * value
+            points[action] += weight * (hand.points[team] - hand.points[1 - team])
+        total += weight
+        n += 1
+        if iterations is not None and n >= iterations:
+            break
+        if deadline is not None and n >= min_iterations and time.perf_counter() >= deadline:
+            break
+    if n == 0 or total <= 0:
+        return legal[0], {}
+    best = max(legal, key=lambda a: (utility[a], points[a]))
+    return best, {a: points[a] / total for a in legal}

@@ -452,6 +452,17 @@ def accept_beats_reject(
     return accept >= win_probability(mine, min(target, theirs + reject_gain), target)
 
 
+def rival_to_play(hand: Hand, p: int) -> bool:
+    """Whether a rival of position ``p`` (still in the hand) plays after it in this baza."""
+    team = hand.team[p]
+    q = hand._next[p]
+    while q != hand.baza_leader:
+        if hand.alive[q] and hand.team[q] != team:
+            return True
+        q = hand._next[q]
+    return False
+
+
 def team_truco_strength(hand: Hand, p: int, own: float) -> float:
     """``own`` (a truco strength of ``p``'s cards, 0..1) with what ``p`` sees of its team on
     the table: a partner's card that wins the baza in progress counts, more when no rival is
@@ -461,13 +472,7 @@ def team_truco_strength(hand: Hand, p: int, own: float) -> float:
     team = hand.team[p]
     if hand.team[hand.best_pos] != team:
         return own
-    q = hand._next[p]
-    rival_left = False
-    while q != hand.baza_leader:
-        if hand.alive[q] and hand.team[q] != team:
-            rival_left = True
-            break
-        q = hand._next[q]
+    rival_left = rival_to_play(hand, p)
     bonus = 0.25 * hand.best_strength / 13.0 if rival_left else 0.25
     return min(1.0, own + bonus)
 
@@ -478,14 +483,7 @@ def overtake_card_hand(hand: Hand, p: int, cards: list[int]) -> int | None:
     team = hand.team[p]
     if hand.parda or hand.team[hand.best_pos] != team:
         return None
-    q = hand._next[p]
-    rival_left = False
-    while q != hand.baza_leader:
-        if hand.alive[q] and hand.team[q] != team:
-            rival_left = True
-            break
-        q = hand._next[q]
-    if not rival_left:
+    if not rival_to_play(hand, p):
         return None
     best = hand.best_strength
     seen = set(hand.held[p])

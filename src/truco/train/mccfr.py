@@ -24,11 +24,10 @@ from collections.abc import Mapping
 
 from truco.actions import is_sena
 from truco.bots.abstraction import PLAY, bet_key, slots
-from truco.bots.rollout import _option_action, play_card
+from truco.bots.rollout import open_choices, play_card
 from truco.bots.value import win_probability
 from truco.hand import Hand
 from truco.match import Match
-from truco.options_hand import OptionHand
 from truco.variants import Rules, find_variant
 
 Nodes = dict[int, list[float]]
@@ -55,20 +54,11 @@ def _forced(hand: Hand) -> tuple[int, tuple[int, ...]] | None:
     """Advance ``hand`` through moves that are no betting decision; return the decision's
     (position, abstract actions), or None when the hand is over."""
     while not hand.over:
-        legal = hand.legal_actions()
-        if len(legal) == 1:
-            hand.apply(legal[0])
+        forced, legal = open_choices(hand)
+        if forced >= 0:
+            hand.apply(forced)
             continue
         p = hand.actor
-        if type(hand) is OptionHand:
-            option = _option_action(hand, p, legal)
-            if option >= 0:
-                hand.apply(option)
-                continue
-            legal = tuple(a for a in legal if not is_sena(a))
-            if len(legal) == 1:
-                hand.apply(legal[0])
-                continue
         choices = slots(legal, len(hand.envido_chain))
         if len(choices) == 1:
             hand.apply(play_card(hand, p, legal) if choices[0] == PLAY else choices[0])
