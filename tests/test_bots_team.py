@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from support import match_after
 
 from truco.actions import FALTA_ENVIDO, NO_QUIERO, QUIERO, SENA_ENVIDO, Move, token
@@ -100,12 +101,13 @@ def test_the_playouts_answer_a_falta_for_the_team_and_the_score() -> None:
     assert rollout_action(m.hand) == QUIERO
 
 
-def test_search_calls_no_falta_its_team_cannot_carry() -> None:
+@pytest.mark.parametrize("name", ["search", "expert"])
+def test_search_calls_no_falta_its_team_cannot_carry(name: str) -> None:
     weak = ["6o 7o 2e", "4c 10b 5o", "4e 5e 6b", "11b 12b 3o"]  # seat 1: 5 of envido
     m = match_after("espanol", weak, ["p0 envido"], players=4)
     obs = m.observation(1)
     assert FALTA_ENVIDO in obs.legal_actions and not falta_supported(obs)
-    action, values = make_bot("search", seed=3, iterations=20).values(obs)
+    action, values = make_bot(name, seed=3, iterations=20).values(obs)
     assert action != FALTA_ENVIDO and FALTA_ENVIDO not in values
     assert QUIERO in values
 

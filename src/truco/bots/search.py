@@ -67,9 +67,6 @@ class SearchBot(Bot):
         made, legal = to_search(obs, self.rng, self.senas)
         if made >= 0:
             return made, {}
-        if FALTA_ENVIDO in legal and len(obs.seats) >= 4 and not falta_supported(obs):
-            # a partner calls no falta envido its team's cards cannot carry (issue 10)
-            legal = tuple(a for a in legal if a != FALTA_ENVIDO)
         try:
             sampler = Sampler(obs, self.read_senas)
         except TrucoError:
@@ -90,7 +87,9 @@ class SearchBot(Bot):
 def to_search(obs: Observation, rng: random.Random, senas: bool) -> tuple[int, tuple[int, ...]]:
     """What is left to search at ``obs``: ``(action, ())`` when the choice needs no search
     (one legal action, or a seña to make: señas are signals, not moves, RULES.md 11.1), else
-    ``(-1, the legal actions with the señas left out)``."""
+    ``(-1, the legal actions with the señas left out)``. In team games a falta envido the
+    team's cards cannot carry (:func:`truco.bots.team.falta_supported`) is left out too: a
+    partner does not call or raise to one (issue 10)."""
     legal = obs.legal_actions
     if len(legal) == 1:
         return legal[0], ()
@@ -101,6 +100,8 @@ def to_search(obs: Observation, rng: random.Random, senas: bool) -> tuple[int, t
         legal = tuple(a for a in legal if not is_sena(a))
         if len(legal) == 1:
             return legal[0], ()
+    if FALTA_ENVIDO in legal and len(obs.seats) >= 4 and not falta_supported(obs):
+        legal = tuple(a for a in legal if a != FALTA_ENVIDO)
     return -1, legal
 
 
