@@ -454,12 +454,12 @@ def accept_beats_reject(
 
 def rival_to_play(hand: Hand, p: int) -> bool:
     """Whether a rival of position ``p`` (still in the hand) plays after it in this baza."""
-    team = hand.team[p]
-    q = hand._next[p]
+    team, k = hand.team[p], hand.k
+    q = (p + 1) % k  # positions play in order round the table (RULES.md 3)
     while q != hand.baza_leader:
         if hand.alive[q] and hand.team[q] != team:
             return True
-        q = hand._next[q]
+        q = (q + 1) % k
     return False
 
 
