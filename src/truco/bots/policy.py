@@ -61,8 +61,13 @@ class PolicyTable:
     probs: dict[int, tuple[float, ...]] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
 
-    def get(self, key: int) -> tuple[float, ...] | None:
-        return self.probs.get(key)
+
+def probs_at(
+    table: PolicyTable | None, hand: Hand, choices: tuple[int, ...]
+) -> tuple[float, ...] | None:
+    """The table's probabilities of ``choices`` for the hand's actor, or None where there is
+    no table or it has no entry for the key (the fixed rules play there)."""
+    return None if table is None else table.probs.get(bet_key(hand, hand.actor, choices))
 
 
 @dataclass
@@ -192,7 +197,7 @@ def policy_action(
         hand.envido_state == ENVIDO_PENDING or any(ENVIDO <= c <= FALTA_ENVIDO for c in choices)
     ):
         return rollout_action(hand)
-    probs = table.probs.get(bet_key(hand, p, choices)) if table is not None else None
+    probs = probs_at(table, hand, choices)
     if probs is None:
         return rollout_action(hand)
     if greedy:
@@ -214,7 +219,7 @@ def action_probs(hand: Hand, table: PolicyTable | None) -> dict[int, float]:
     choices = slots(legal, len(hand.envido_chain))
     if len(choices) == 1:
         return {play_card(hand, p, legal) if choices[0] == PLAY else choices[0]: 1.0}
-    probs = table.probs.get(bet_key(hand, p, choices)) if table is not None else None
+    probs = probs_at(table, hand, choices)
     if probs is None:
         return {rollout_action(hand): 1.0}
     out: dict[int, float] = {}
@@ -266,5 +271,5 @@ def bet_decision(
     slot = PLAY if action < 40 else action
     if len(choices) < 2 or slot not in choices:
         return None
-    probs = table.probs.get(bet_key(hand, hand.actor, choices)) if table is not None else None
+    probs = probs_at(table, hand, choices)
     return choices, slot, probs
