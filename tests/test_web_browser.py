@@ -158,8 +158,12 @@ def test_the_end_of_a_hand_gives_every_point_with_its_reason(
     ]
     assert "Ellos +2" in overlay.inner_text()
     page.locator("#overlay button.continue").click()
-    page.click("#lang-btn")  # the same reasons in English, in the previous hand's log
     page.locator("#log details.previous summary").click()
+    page.wait_for_selector("#log details.previous[open]")
+    # The same reasons in English, in the previous hand's log: switching the language
+    # renders the log again, and the reader's open previous hand stays open.
+    page.click("#lang-btn")
+    page.wait_for_selector("#log details.previous[open] summary:has-text('Previous hand')")
     older = page.locator("#log details.previous").inner_text()
     assert "Ana: me voy al mazo" not in older and "Ana: to the mazo (folds)" in older
     assert "Ana to the mazo: the hand goes to Them, no truco → +1" in older

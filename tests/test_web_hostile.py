@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import random
 import socket
 import sqlite3
@@ -41,6 +42,10 @@ CAPS = {
     "renames_per_minute": 3,
     "broadcast_tick": 0.05,
     "address_rate_per_s": 50.0,
+    # Bots think in worker processes, as `truco serve` runs them: a thinking bot then holds
+    # no GIL of the server's, and the bystander's latency is the one people would see.
+    "bot_executor": "process",
+    "bot_workers": 2,
 }
 #: The bystander's actions under attack: most within this, none stalled beyond the other.
 P90_LIMIT = 0.2
@@ -671,6 +676,23 @@ def test_the_bot_queue_is_fair_and_caps_search() -> None:
         asyncio.run(run())
     finally:
         bots.choose = real
+
+
+def test_bot_workers_yield_the_cpu_to_the_server() -> None:
+    """A bot worker process runs at a lower priority than the server, so a bot that thinks
+    for a second does not slow people's actions on a machine with few cores."""
+    from truco.web.bots import WORKER_NICENESS
+
+    async def run() -> int:
+        runner = BotRunner("process", workers=1)
+        try:
+            pid: int = await asyncio.get_running_loop().run_in_executor(runner.pool, os.getpid)
+            return os.getpriority(os.PRIO_PROCESS, pid)
+        finally:
+            runner.close()
+
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    assert asyncio.run(run()) == min(19, ours + WORKER_NICENESS)
 
 
 def test_watched_search_tables_do_not_starve_a_persons_bot(tmp_path: Path) -> None:

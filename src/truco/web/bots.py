@@ -51,6 +51,18 @@ def choose(level: str, seed: int, obs: Observation) -> int:
     return action if action in obs.legal_actions else obs.legal_actions[0]
 
 
+#: How much lower than the server's a bot worker's scheduling priority is (Unix ``nice``): a
+#: bot that thinks for a second yields the CPU to the event loop, so on a machine with few
+#: cores the people's actions at every table keep their latency while bots think.
+WORKER_NICENESS: Final = 10
+
+
+def _lower_priority() -> None:
+    """A worker process's initializer: run at :data:`WORKER_NICENESS` (where the OS has it)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(WORKER_NICENESS)
+
+
 def _warm() -> int:
     """Import the bots in a worker before the first move needs them."""
     make_bot("random", seed=0)
@@ -101,7 +113,7 @@ class BotRunner:
     def _new_pool(self) -> Executor:
         if self.kind == "process":
             context = multiprocessing.get_context("spawn")
-            return ProcessPoolExecutor(self.count, mp_context=context)
+            return ProcessPoolExecutor(self.count, mp_context=context, initializer=_lower_priority)
         return ThreadPoolExecutor(self.count, thread_name_prefix="truco-bot")
 
     def renew(self, broken: Executor | None = None) -> None:

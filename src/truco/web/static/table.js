@@ -45,6 +45,8 @@ let clockLeft = null;
 let clockAt = 0;
 let wasMyTurn = false;
 let lastLogLength = 0;
+// The hand number whose "previous hand" log the reader opened: it stays open across renders.
+let previousOpen = null;
 // What was on show already (so that only new cards and bazas are animated): by hand number.
 let seen = { hand: -1, dealt: new Set(), played: new Set(), bazas: 0 };
 // Quick phrases (issue 13): their words come with the welcome; each said one shows as a bubble
@@ -904,6 +906,10 @@ function renderLog() {
   const f = view.finished;
   if (f && f.number !== view.hand_number) {
     const details = el("details", "previous");
+    details.open = previousOpen === f.number;
+    details.addEventListener("toggle", () => {
+      previousOpen = details.open ? f.number : null;
+    });
     details.append(el("summary", "", `${t("log.previous")} (${t("log.hand", { n: f.number })})`));
     const older = el("ol", "entries");
     const words = told(f);
