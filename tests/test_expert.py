@@ -94,6 +94,8 @@ def test_expert_sees_only_its_observation() -> None:
 def test_expert_options_and_policy_errors(tmp_path: Path) -> None:
     with pytest.raises(TrucoError, match="iterations must be at least 1"):
         make_bot("expert", iterations=0)
+    with pytest.raises(TrucoError, match="prior_edge must be a number of points a hand, not 'x'"):
+        make_bot("expert", edge=1, prior_edge="x")
     with pytest.raises(TrucoError, match="no policy file"):
         make_bot("expert", policy=str(tmp_path / "missing.json.gz"))
     bad = tmp_path / "bad.json.gz"
@@ -197,3 +199,68 @@ def test_the_rules_model_is_a_distribution() -> None:
             action = legal[0] if slot == PLAY else slot
             total += model_probability("rules", hand, action, None)
         assert abs(total - 1) < 1e-9
+
+
+def test_expert_counts_its_edge_from_every_hand_it_saw_end() -> None:
+    """Its edge is the clipped difference of points of the finished hands it saw, each hand
+    once, shrunk towards even play (truco.bots.edge)."""
+    from truco.bots.edge import CLIP, HAND_VARIANCE, PRIOR_SPREAD
+
+    expert = make_bot("expert", seed=2, iterations=4, edge=1)
+    other = make_bot("random", seed=3)
+    match = Match("argentino", seed=9)
+    seen_in: set[int] = set()  # the hands in which the expert had a turn
+    while not match.over:
+        if match.hand.over:
+            match.start_hand()
+            continue
+        obs = observe(match, match.turn)
+        if match.turn == 0:
+            seen_in.add(len(match.hands) - 1)
+        match.apply((expert if match.turn == 0 else other).choose(obs))
+    assert isinstance(expert, ExpertBot) and expert.edge is not None
+    # A hand is counted when the expert next has a turn: every hand but the last, that is
+    # followed by one in which the expert moved.
+    counted = [i for i in range(len(match.hands) - 1) if i + 1 in seen_in]
+    gained = [match.hands[i].points[0] - match.hands[i].points[1] for i in counted]
+    assert expert.edge.hands == len(counted) >= 5
+    assert expert.edge.total == sum(max(-CLIP, min(CLIP, g)) for g in gained)
+    estimate = expert.edge.total / (len(counted) + HAND_VARIANCE / PRIOR_SPREAD**2)
+    assert expert.edge.estimate() == pytest.approx(estimate)
+    assert estimate > 0  # it outplays a random player
+    assert make_bot("expert").edge is None  # type: ignore[attr-defined]  # off by default
+    favourite = make_bot("expert", edge=1, prior_edge=0.5)
+    assert favourite.edge.estimate() == pytest.approx(0.5)  # type: ignore[attr-defined]
+
+
+def test_a_known_edge_makes_the_score_worth_more_and_is_symmetric() -> None:
+    from truco.bots.value import win_probability
+
+    at_even = [win_probability(0, 0, 30, edge=e) for e in (-0.5, 0.0, 0.3, 0.6)]
+    assert at_even == sorted(at_even) and at_even[1] == pytest.approx(0.5)
+    for mine, theirs in ((0, 0), (12, 20), (29, 3)):
+        for e in (0.2, 0.7):
+            here = win_probability(mine, theirs, 30, edge=e)
+            there = win_probability(theirs, mine, 30, edge=-e)
+            assert here + there == pytest.approx(1.0)
+    # With two camas to win, the edge counts in the camas still to play as well.
+    assert win_probability(30, 0, 30, (0, 0), 2, edge=0.5) > win_probability(30, 0, 30, (0, 0), 2)
+
+
+def test_the_stronger_side_does_not_stake_the_match_on_an_even_envido() -> None:
+    """At 0-0 a falta envido decides the match. With 30 of envido against it, an expert that
+    has shown no edge accepts (its envido likely wins); one that has outscored its rival by a
+    point a hand over 20 hands (an edge of about 0.5 a hand, truco.bots.edge) refuses: playing
+    on wins the match more often than the envido does."""
+    from truco.actions import FALTA_ENVIDO, NO_QUIERO, QUIERO
+    from truco.cards import parse_hand
+
+    match = Match(find_variant("argentino"), auto_deal=False)
+    match.start_hand((tuple(parse_hand("1e 4c 5o")), tuple(parse_hand("7c 7e 3e"))))
+    match.apply(FALTA_ENVIDO)
+    obs = observe(match, 1)
+    even, ahead = (make_bot("expert", seed=1, iterations=200, edge=1) for _ in range(2))
+    assert isinstance(ahead, ExpertBot) and ahead.edge is not None
+    ahead.edge.total, ahead.edge.hands = 20.0, 20
+    assert even.choose(obs) == QUIERO
+    assert ahead.choose(obs) == NO_QUIERO

@@ -16,7 +16,12 @@ it three ways, so that the opponent model it infers with is the one it plays:
    that see the cards, so the values are not those of a game with open cards.
 3. **Choice.** It takes the action of best average chance of winning the match (the score's
    worth, :mod:`truco.bots.value`), its points as the tie-break: one step of policy
-   improvement over the equilibrium, in the cards of this very hand.
+   improvement over the equilibrium, in the cards of this very hand. With the option
+   ``edge=1`` the worth of a score counts the edge its team has shown over the rivals so far
+   in the match, from a prior centred on ``prior_edge`` points a hand
+   (:mod:`truco.bots.edge`): the stronger side does not stake the match on an even gamble.
+   It is off by default: measured, it wins more against a calling station with
+   ``prior_edge=0.5``, and no more against ``heuristic`` or ``search`` (README, decision 85).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere);
 ``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).
@@ -24,11 +29,13 @@ The budget is ``iterations`` deals per decision (the same seed plays the same ga
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from pathlib import Path
 
 from truco.bots.base import Bot, register
+from truco.bots.edge import Edge
 from truco.bots.knowledge import Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
 from truco.bots.rivals import RivalModels
@@ -81,6 +88,8 @@ class ExpertBot(Bot):
         read_senas: bool = True,
         infer: str = "auto",
         playouts: str = "auto",
+        edge: bool = False,
+        prior_edge: float = 0.0,
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -92,6 +101,15 @@ class ExpertBot(Bot):
                     f"expert: {option} must be one of {', '.join(allowed)}, not {value!r}"
                 )
         self.rivals = RivalModels()
+        try:
+            prior = float(prior_edge)
+        except (TypeError, ValueError):
+            prior = math.nan
+        if not math.isfinite(prior):
+            raise TrucoError(
+                f"expert: prior_edge must be a number of points a hand, not {prior_edge!r}"
+            )
+        self.edge = Edge(prior=prior) if edge else None
         self.infer = infer
         self.playouts = playouts
         self.iterations = int(iterations)
@@ -112,6 +130,8 @@ class ExpertBot(Bot):
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
         table = self.policy.table_for(obs.rules)
         self.rivals.observe(obs, table)
+        if self.edge is not None:
+            self.edge.observe(obs)
         made, legal = to_search(obs, self.rng, self.senas)
         if made >= 0:
             return made, {}
@@ -145,4 +165,5 @@ class ExpertBot(Bot):
             play=play,
             model=likelihood if infer == "rules" else model,
             new_deal=chance.roll,
+            edge=0.0 if self.edge is None else self.edge.estimate(),
         )

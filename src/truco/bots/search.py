@@ -117,12 +117,15 @@ def search_deals(
     play: Callable[[Hand], None],
     model: Likelihood | None = None,
     new_deal: Callable[[], None] | None = None,
+    edge: float = 0.0,
 ) -> tuple[int, dict[int, float]]:
     """The search itself: deal after deal from ``sampler`` (weighed by ``model``), every
     action of ``legal`` applied to the same deal and played out by ``play``; stop after
     ``iterations`` deals, or at ``deadline`` once ``min_iterations`` are done. The action of
     best weighted chance of winning the match (points break ties), and each action's mean
-    points. ``new_deal`` runs once per deal, before its play-outs."""
+    points. ``new_deal`` runs once per deal, before its play-outs. ``edge`` is the points a
+    hand the seat's team is believed to gain over its rivals (:mod:`truco.bots.edge`): the
+    worth of each resulting score counts it."""
     rules = obs.rules
     team = obs.seat & 1
     camas = (obs.camas[team], obs.camas[1 - team])
@@ -145,7 +148,7 @@ def search_deals(
             hand.apply(action)
             play(hand)
             s = hand.score
-            value = win_probability(s[team], s[1 - team], target, camas, to_win)
+            value = win_probability(s[team], s[1 - team], target, camas, to_win, edge)
             utility[action] += weight * value
             points[action] += weight * (hand.points[team] - hand.points[1 - team])
         total += weight
