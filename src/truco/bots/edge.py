@@ -7,13 +7,15 @@ rivals from the hands of this match that it saw end, as the mean of a normal pos
 
 * each hand's difference of points (clipped to :data:`CLIP`, so that one falta envido, mostly
   luck, does not swamp the estimate) is the true edge plus noise of variance
-  :data:`HAND_VARIANCE` (measured on 1,000-match duplicate runs of ``expert``: 6.7 to 7.8 once
-  clipped);
-* the prior on the edge is centred on even play with spread :data:`PRIOR_SPREAD` (the edges
-  between the bots of the arena run from 0 to about 0.7 points a hand once clipped).
+  :data:`HAND_VARIANCE` (measured on 1,000-match duplicate runs of ``expert``: 6.9 against
+  ``search:iterations=500``, 3.2 to 7.9 against the styles, once clipped);
+* the prior on the edge is centred on :attr:`Edge.prior` (even play unless told otherwise)
+  with spread :data:`PRIOR_SPREAD` (the edges between the bots of the arena run from 0 to
+  about 0.7 points a hand once clipped).
 
-The estimate is then the sum of the differences over ``hands + HAND_VARIANCE /
-PRIOR_SPREAD**2``: near zero for the first hands, the mean itself after many.
+The estimate is then ``(sum of the differences + prior * w) / (hands + w)``, with ``w =
+HAND_VARIANCE / PRIOR_SPREAD**2`` the prior's weight in hands: near the prior for the first
+hands, the mean itself after many.
 
 Only what the seat saw is used: the points of each finished hand (RULES.md 10).
 """
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from truco.bots.rivals import previous_start
 from truco.observation import Observation
 
 #: Largest difference of points one hand counts for, either way.
@@ -48,12 +51,7 @@ class Edge:
         if previous is None:
             return
         team = obs.seat & 1
-        start = (
-            obs.score[0] - obs.hand_points[0] - previous.points[0],
-            obs.score[1] - obs.hand_points[1] - previous.points[1],
-            previous.mano,
-            *obs.camas,
-        )
+        start = (*previous_start(obs, previous), *obs.camas)
         if start in self._seen:
             return
         self._seen.add(start)

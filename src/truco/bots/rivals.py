@@ -54,6 +54,17 @@ def model_probability(model: str, hand: Hand, action: int, table: PolicyTable | 
     return 1 - EPSILON if slot == ruled_slot else EPSILON / (len(choices) - 1)
 
 
+def hand_start(obs: Observation) -> tuple[int, int, int]:
+    """The current hand as the seat can name it: the score it started from and its mano."""
+    return (obs.score[0] - obs.hand_points[0], obs.score[1] - obs.hand_points[1], obs.mano)
+
+
+def previous_start(obs: Observation, previous: PublicHand) -> tuple[int, int, int]:
+    """The previous hand (``obs.previous``) named the same way as :func:`hand_start`."""
+    start = hand_start(obs)
+    return (start[0] - previous.points[0], start[1] - previous.points[1], previous.mano)
+
+
 @dataclass
 class RivalModels:
     """The evidence of each model so far in a match, and the seat's own cards per hand."""
@@ -72,17 +83,13 @@ class RivalModels:
     def observe(self, obs: Observation, table: PolicyTable | None) -> None:
         """Remember the seat's cards in this hand, and score the previous hand if it ended
         with a rival's cards known."""
-        start = self._start(obs)
+        start = hand_start(obs)
         played = tuple(m.action for m in obs.moves if m.seat == obs.seat and m.action < 40)
         self._own[start] = tuple(obs.hand) + played
         previous = obs.previous
         if previous is None:
             return
-        before = (
-            start[0] - previous.points[0],
-            start[1] - previous.points[1],
-            previous.mano,
-        )
+        before = previous_start(obs, previous)
         if before in self._done or before not in self._own:
             return
         self._done.add(before)
@@ -90,10 +97,6 @@ class RivalModels:
             self._score(obs, previous, before, table)
         except TrucoError:
             return
-
-    @staticmethod
-    def _start(obs: Observation) -> tuple[int, int, int]:
-        return (obs.score[0] - obs.hand_points[0], obs.score[1] - obs.hand_points[1], obs.mano)
 
     def _score(
         self,
