@@ -639,7 +639,7 @@ def test_the_bot_queue_is_fair_and_caps_search() -> None:
     lock = threading.Lock()
     real = bots.choose
 
-    def slow(level: str, seed: int, obs: Any) -> int:
+    def slow(level: str, seed: int, obs: Any, history: Any = ()) -> int:
         with lock:
             if level == "search":
                 running["search"] += 1
@@ -742,10 +742,10 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
 
     entered = threading.Event()
 
-    def hung(level: str, seed: int, obs: Any) -> int:
+    def hung(level: str, seed: int, obs: Any, history: Any = ()) -> int:
         entered.set()
         hang.wait(20)
-        return real(level, seed, obs)
+        return real(level, seed, obs, history)
 
     with (
         LiveServer(url, bot_delay=0.1, bot_watchdog=0.5) as live,

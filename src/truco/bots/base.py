@@ -35,6 +35,14 @@ class Bot:
         """The chosen action and, when the bot has them, its expected points for each action."""
         return self.choose(obs), {}
 
+    def recall(self, obs: Observation) -> None:
+        """Take note of an earlier observation of its seat in this match, without choosing.
+
+        A bot made afresh for a move (the web server makes one per move) is given its seat's
+        observation at the start of each earlier hand this way, so that a bot that learns
+        from the hands it saw end (``expert``) plays as one that had played them. Optional:
+        a bot that keeps nothing between moves ignores it."""
+
     def start(self, rules: Rules, seat: int) -> None:
         """Get ready to play ``seat`` under ``rules`` (an external bot starts its process and
         shakes hands here; a failure raises :class:`TrucoError`). Optional: :meth:`choose`

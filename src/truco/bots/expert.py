@@ -127,11 +127,16 @@ class ExpertBot(Bot):
     def choose(self, obs: Observation) -> int:
         return self.values(obs)[0]
 
-    def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
-        table = self.policy.table_for(obs.rules)
-        self.rivals.observe(obs, table)
+    def recall(self, obs: Observation) -> None:
+        """The evidence for each model of the rivals, and the edge, from the hands that
+        ``obs`` closes (each counted once however often it is seen)."""
+        self.rivals.observe(obs, self.policy.table_for(obs.rules))
         if self.edge is not None:
             self.edge.observe(obs)
+
+    def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
+        table = self.policy.table_for(obs.rules)
+        self.recall(obs)
         made, legal = to_search(obs, self.rng, self.senas)
         if made >= 0:
             return made, {}

@@ -3,7 +3,9 @@
 A bot is CPU-bound (``search`` thinks for about 100 ms), so it never runs on the event loop: by
 default it runs in a pool of worker processes, where it cannot hold the server's GIL, so one
 thinking bot never delays other tables. A bot is made afresh for each move from its level
-and a seed; it receives only the observation of its seat (RULES.md 10).
+and a seed; it receives only the observations of its seat (RULES.md 10): the one it moves in
+and, so that it remembers the match as a bot that played it would (``expert`` learns from
+the hands it saw end), the seat's observation at the start of each earlier hand.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import os
 import time
 from collections import deque
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from truco.bots import make_bot
@@ -44,10 +46,14 @@ def _searches(level: str) -> bool:
     return BOT_LEVELS[level][0] in ("search", "expert")
 
 
-def choose(level: str, seed: int, obs: Observation) -> int:
-    """The action the bot of ``level`` takes (run in a worker)."""
+def choose(level: str, seed: int, obs: Observation, history: tuple[Observation, ...] = ()) -> int:
+    """The action the bot of ``level`` takes at ``obs`` (run in a worker), once it has
+    recalled ``history``, its seat's earlier observations of the match."""
     name, options = BOT_LEVELS[level]
-    action = make_bot(name, seed=seed, **options).choose(obs)
+    bot = make_bot(name, seed=seed, **options)
+    for past in history:
+        bot.recall(past)
+    action = bot.choose(obs)
     return action if action in obs.legal_actions else obs.legal_actions[0]
 
 
@@ -81,6 +87,7 @@ class _Job:
     seed: int
     obs: Observation
     future: asyncio.Future[int]
+    history: tuple[Observation, ...] = field(default=())
     started: float = 0.0
     pool: Executor | None = None
 
@@ -132,10 +139,19 @@ class BotRunner:
     async def warm(self) -> None:
         await asyncio.get_running_loop().run_in_executor(self.pool, _warm)
 
-    async def choose(self, level: str, seed: int, obs: Observation, priority: int = 0) -> int:
-        """The bot's move, once a worker is free for it (``priority`` 0 before 1)."""
+    async def choose(
+        self,
+        level: str,
+        seed: int,
+        obs: Observation,
+        priority: int = 0,
+        history: tuple[Observation, ...] = (),
+    ) -> int:
+        """The bot's move, once a worker is free for it (``priority`` 0 before 1), after it
+        has recalled ``history`` (:func:`choose`)."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._queues[min(1, max(0, priority))].append(_Job(level, seed, obs, future))
+        job = _Job(level, seed, obs, future, history=history)
+        self._queues[min(1, max(0, priority))].append(job)
         self._dispatch()
         return await future
 
@@ -174,11 +190,15 @@ class BotRunner:
         job.started = time.monotonic()
         try:
             job.pool = self.pool
-            return loop.run_in_executor(self.pool, choose, job.level, job.seed, job.obs)
+            return loop.run_in_executor(
+                self.pool, choose, job.level, job.seed, job.obs, job.history
+            )
         except (BrokenExecutor, RuntimeError):  # broken or shut down: start afresh, once
             self.renew(job.pool)
             job.pool = self.pool
-            return loop.run_in_executor(self.pool, choose, job.level, job.seed, job.obs)
+            return loop.run_in_executor(
+                self.pool, choose, job.level, job.seed, job.obs, job.history
+            )
 
     def _finished(self, job: _Job, done: asyncio.Future[int]) -> None:
         self._running.discard(job)

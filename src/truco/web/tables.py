@@ -56,6 +56,7 @@ from truco.web.protocol import (
     encode,
     error,
 )
+from truco.web.recall import HandStarts
 from truco.web.settings import Settings
 from truco.web.store import ActionData, Fenced, SeatData, Store, TableData
 from truco.web.writer import Writer
@@ -117,6 +118,9 @@ class Table:
         self.deal_ledger = deals.Ledger()
         self.match = self.fresh_match()
         self.actions: list[tuple[int, int]] = []
+        #: What the bots recall of the match before they move (:mod:`truco.web.recall`).
+        self.hand_starts = HandStarts()
+        self.hand_starts.note(self.match)
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
@@ -188,6 +192,7 @@ class Table:
                 raise TrucoError(f"action {len(self.actions)}: not p{seat}'s turn")
             self.match.apply(action)
             self.actions.append((seat, action))
+            self.hand_starts.note(self.match)
         if self.actions:
             self.started = True
 
@@ -412,6 +417,7 @@ class Table:
             raise ProtocolError("illegal", f"{token(action)!r}: {e}") from None
         seq = self.seq
         self.actions.append((seat, action))
+        self.hand_starts.note(self.match)
         writer = self.registry.writer
         self._storing = True
         try:
@@ -426,6 +432,8 @@ class Table:
                 self.registry.disown(self)
             self.actions.pop()
             self.match = self.fresh_match()
+            self.hand_starts.clear()
+            self.hand_starts.note(self.match)
             kept, self.actions = self.actions, []
             self.replay(kept)
             raise ProtocolError("server", "the action could not be saved; try again") from e
@@ -562,7 +570,11 @@ class Table:
                 self._phase("think")
                 try:
                     action = await runner.choose(
-                        level, bot_seed, obs, priority=0 if self.has_people() else 1
+                        level,
+                        bot_seed,
+                        obs,
+                        priority=0 if self.has_people() else 1,
+                        history=self.hand_starts.before(seat),
                     )
                 except Exception as e:
                     failures += 1
