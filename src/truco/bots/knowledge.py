@@ -94,6 +94,7 @@ def rebuild_weighted(
         mano=obs.mano,
         next_hand=obs.kind if obs.rules.uses_pica_pica() else None,
         auto_deal=False,
+        seed=0,  # it deals nothing: a fixed seed spares seeding from the OS on every deal
     )
     match.start_hand(deal)
     weight = 1.0

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from truco.actions import ENVIDO, FALTA_ENVIDO, is_sena
 from truco.bots.abstraction import PLAY, bet_key, slots
 from truco.bots.rollout import open_choices, play_card, rollout_action
+from truco.bots.rollout import play_out as rollout_play_out
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.variants import Rules
@@ -237,7 +238,11 @@ def play_out(
     envido_only: bool = False,
 ) -> None:
     """Play the hand to its end with every seat under the policy (its most likely action
-    at every decision when ``greedy``; the envido alone from it when ``envido_only``)."""
+    at every decision when ``greedy``; the envido alone from it when ``envido_only``). With
+    no table every seat plays the fixed rules, whose loop is :func:`rollout.play_out`."""
+    if table is None:
+        rollout_play_out(hand)
+        return
     apply = hand.apply
     while not hand.over:
         apply(policy_action(hand, table, rng, greedy, envido_only))
