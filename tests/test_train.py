@@ -99,3 +99,27 @@ def test_ray_trains_the_same_policy_as_local_processes(tmp_path: Path) -> None:
     finally:
         ray.shutdown()
     assert ray_bytes == _train(tmp_path, "local")
+
+
+def test_the_shipped_policy_says_the_readme_commands_that_made_it() -> None:
+    """Each table of the package's policy file names the ``truco train`` command that made
+    it, and the README gives those very commands (and the file's sha256) to make it again."""
+    import hashlib
+    import re
+    from importlib import resources
+
+    from truco.bots.policy import PACKAGED
+
+    data = resources.files("truco.bots").joinpath("data", PACKAGED).read_bytes()
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme[readme.index("truco train --tables argentino/2 --iterations 1200000") :]
+    block = block[: block.index("```")]
+    commands = [" ".join(c.split()) for c in block.replace("\\\n", " ").splitlines() if c.strip()]
+    policy = load_policy()
+    assert set(policy.tables) == {"argentino/2", "espanol/4", "valenciano/4", "argentino/6"}
+    for name, table in policy.tables.items():
+        assert table.meta["command"] in commands, name
+        assert table.meta["seed"] == 1 and table.meta["jobs"] == 2
+    digest = re.search(r"sha256sum expert-policy.json.gz +# ([0-9a-f]{64})", block)
+    assert digest is not None
+    assert hashlib.sha256(data).hexdigest() == digest.group(1)
