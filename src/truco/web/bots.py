@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from truco.bots import make_bot
+from truco.bots.policy import shared_policy
 from truco.observation import Observation
 
 #: Level name -> (bot registry name, options). The browser shows these names.
@@ -63,15 +64,19 @@ def choose(level: str, seed: int, obs: Observation, history: tuple[Observation, 
 WORKER_NICENESS: Final = 10
 
 
-def _lower_priority() -> None:
-    """A worker process's initializer: run at :data:`WORKER_NICENESS` (where the OS has it)."""
+def _start_worker() -> None:
+    """A worker process's initializer: run at :data:`WORKER_NICENESS` (where the OS has it),
+    and load what the bots need before any move of theirs is timed (:func:`_warm`)."""
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
+    _warm()
 
 
 def _warm() -> int:
-    """Import the bots in a worker before the first move needs them."""
+    """Import the bots, and read the policy ``expert`` plays (about a second of CPU), in a
+    worker before the first move needs them."""
     make_bot("random", seed=0)
+    shared_policy()
     return os.getpid()
 
 
@@ -111,6 +116,11 @@ class BotRunner:
         self.count = workers or max(1, min(4, os.cpu_count() or 1))
         self.search_cap = search_concurrency or max(1, self.count - 1)
         self.kind = kind
+        #: When the current pool's workers had all started and warmed up (None: not yet).
+        #: No move is failed for thinking too long before then (:meth:`fail_stuck`): a pool
+        #: that starts on a busy machine is slow, not hung.
+        self.ready_at: float | None = None
+        self._generation = 0
         self.pool = self._new_pool()
         self._queues: tuple[deque[_Job], deque[_Job]] = (deque(), deque())
         self._running: set[_Job] = set()
@@ -118,23 +128,38 @@ class BotRunner:
         self._closed = False
 
     def _new_pool(self) -> Executor:
-        if self.kind == "process":
-            context = multiprocessing.get_context("spawn")
-            return ProcessPoolExecutor(self.count, mp_context=context, initializer=_lower_priority)
-        return ThreadPoolExecutor(self.count, thread_name_prefix="truco-bot")
+        self._generation += 1
+        if self.kind == "thread":  # (the server's own process: nothing to start or read)
+            self.ready_at = time.monotonic()
+            return ThreadPoolExecutor(self.count, thread_name_prefix="truco-bot")
+        context = multiprocessing.get_context("spawn")
+        pool = ProcessPoolExecutor(self.count, mp_context=context, initializer=_start_worker)
+        self.ready_at = None
+        generation = self._generation
+        warming = [pool.submit(_warm) for _ in range(self.count)]  # one per worker, first
+
+        def warmed(_: object) -> None:  # (in the pool's thread: it only sets a number)
+            if generation == self._generation and all(f.done() for f in warming):
+                self.ready_at = time.monotonic()
+
+        for future in warming:
+            future.add_done_callback(warmed)
+        return pool
 
     def renew(self, broken: Executor | None = None) -> None:
         """Replace the pool (if ``broken`` is still the current one)."""
         if broken is not None and broken is not self.pool:
             return
-        old, self.pool = self.pool, self._new_pool()
+        old = self.pool
+        # Its processes, taken before the shutdown forgets them: a hung one must be killed.
+        processes = list((getattr(old, "_processes", None) or {}).values())
+        self.pool = self._new_pool()
         self.renewed += 1
         with contextlib.suppress(Exception):
             old.shutdown(wait=False, cancel_futures=True)
-        if isinstance(old, ProcessPoolExecutor):  # a hung worker would hold its process
-            for process in list(getattr(old, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    process.kill()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.kill()
 
     async def warm(self) -> None:
         await asyncio.get_running_loop().run_in_executor(self.pool, _warm)
@@ -217,9 +242,14 @@ class BotRunner:
 
     def fail_stuck(self, grace: float) -> int:
         """Fail every move thinking longer than its level's budget plus ``grace`` seconds (a
-        hung worker) and replace the pool; how many failed."""
-        now = time.monotonic()
-        stuck = [j for j in self._running if now - j.started > THINK_BUDGET[j.level] + grace]
+        hung worker) and replace the pool; how many failed. A move's time counts from when
+        it was handed to the pool, or from when the pool was ready if that came later."""
+        if self.ready_at is None:
+            return 0
+        now, ready = time.monotonic(), self.ready_at
+        stuck = [
+            j for j in self._running if now - max(j.started, ready) > THINK_BUDGET[j.level] + grace
+        ]
         for job in stuck:
             self._running.discard(job)
             if not job.future.done():

@@ -417,7 +417,6 @@ class Table:
             raise ProtocolError("illegal", f"{token(action)!r}: {e}") from None
         seq = self.seq
         self.actions.append((seat, action))
-        self.hand_starts.note(self.match)
         writer = self.registry.writer
         self._storing = True
         try:
@@ -440,6 +439,7 @@ class Table:
         finally:
             self._storing = False
             self.broadcast()
+        self.hand_starts.note(self.match)  # (once stored: a failed store rebuilds them)
         self.clock.moved()
         self.last_active = time.monotonic()
 
