@@ -7,7 +7,10 @@ import asyncio
 import os
 import threading
 import time
+from pathlib import Path
 from typing import Any
+
+from web_helpers import LiveServer, joined
 
 import truco.web.bots as bots
 from truco.match import Match
@@ -102,3 +105,33 @@ def test_no_move_is_failed_for_time_before_the_pool_is_ready() -> None:
         asyncio.run(run())
     finally:
         bots.choose = real
+
+
+def test_the_watchdog_leaves_a_table_alone_while_a_persons_move_is_stored(
+    tmp_path: Path,
+) -> None:
+    """The engine applies a person's move before the database has it; a watchdog tick in
+    between saw a bot to move and no loop, and "restarted" the bots (a warning, and a bot that
+    thought before the move was stored). It waits: the move's handler starts the bots."""
+    with LiveServer(f"sqlite:///{tmp_path / 'slow.sqlite3'}", bot_delay=0.0) as live:
+        table = live.create("argentino", ["human", "bot"], bot_level="random")
+        t = live.table(table["id"])
+        writer = live.app.state.tables.writer
+        real_append = writer.append
+
+        async def slow_append(data: Any) -> Any:
+            if data.seat == 0:
+                await asyncio.sleep(2.5)  # more than two of the watchdog's ticks
+            return await real_append(data)
+
+        writer.append = slow_append
+
+        async def run() -> None:
+            async with joined(live, table["id"], table["tokens"][0]) as me:
+                view = await me.state_where(lambda v: v["turn"] == 0 and v["hand"], timeout=10)
+                restarts = t.bot_restarts
+                await me.send({"type": "act", "action": view["hand"][0], "seq": view["seq"]})
+                await me.state_where(lambda v: v["seq"] >= view["seq"] + 2 or v["over"])
+                assert t.bot_restarts == restarts
+
+        asyncio.run(run())

@@ -647,6 +647,8 @@ class Tables:
         restarted = 0
         grace = self.settings.bot_watchdog
         for table in list(self.live.values()):
+            if table._storing:  # a person's action is being stored: its handler starts them
+                continue
             had_loop = table.bot_task is not None
             if table.kick_bots():
                 table.bot_restarts += 1
