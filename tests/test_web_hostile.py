@@ -716,6 +716,10 @@ def test_watched_search_tables_do_not_starve_a_persons_bot(tmp_path: Path) -> No
                 while runner.waiting() < 3:  # the search moves queue up for one worker
                     assert time.monotonic() < deadline, "the search bots never queued"
                     await asyncio.sleep(0.05)
+                # (The workers' start, reading the expert policy, is not what this measures.)
+                while runner.ready_at is None:
+                    assert time.monotonic() < deadline, "the workers never got ready"
+                    await asyncio.sleep(0.05)
                 for _ in range(4):
                     view = await me.state_where(lambda v: v["turn"] == 0 or v["over"], timeout=30)
                     if view["over"]:
