@@ -151,3 +151,27 @@ def test_team_functions_leave_two_player_games_alone() -> None:
     obs = m.observation(m.turn)
     assert answerer(obs) == 1 - obs.seat
     assert 0.0 <= envido_support(obs) <= 1.0
+
+
+def test_a_partners_truco_bets_are_no_evidence_of_its_cards() -> None:
+    """A partner raises for the team, on our cards on the table too: reading its retruco as
+    its own strength counted ours twice (an expert whose partner bluffed a retruco over its
+    1e raised to joc fora with 6c 7c, decision 89). A rival's bets still count."""
+    from truco.bots.knowledge import rebuild_weighted
+    from truco.observation import observe
+
+    own, rival, partner, other = "4c 6o 5b", "7e 7c 3e", "5o 4o 6b", "3c 6c 4e"
+    m = match_after(
+        "valenciano",
+        [own, rival, partner, other],
+        ["p0 4c", "p1 truco", "p2 retruco", "p3 quiero"],
+        players=4,
+    )
+    obs = observe(m, 0)
+
+    def weight(p1: str, p2: str) -> float:
+        deal = tuple(tuple(parse_hand(h)) for h in (own, p1, p2, other))
+        return rebuild_weighted(obs, deal)[1]
+
+    assert weight(rival, partner) == weight(rival, "1e 1b 3o")  # the partner: weak or strong
+    assert weight(partner, rival) < weight(rival, partner) / 3  # the rival who called truco

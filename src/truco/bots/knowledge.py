@@ -22,9 +22,11 @@ from truco.actions import (
     FALTA_ENVIDO,
     FIRST_OPTION_ACTION,
     FLOR,
+    JOC_FORA,
     MAZO,
     NO_QUIERO,
     QUIERO,
+    TRUCO,
     Move,
     is_sena,
 )
@@ -71,6 +73,19 @@ def likelihood(hand: Hand, action: int) -> float:
     return 0.15 + 0.85 * _sigmoid((strength - 0.6) * 10)
 
 
+def _truco_bet(hand: Hand, action: int) -> bool:
+    """Whether ``action`` is a truco call or raise, or the answer to one. A partner's are no
+    evidence of its own cards: a partner bets for the team, on what it sees of it, our cards on
+    the table included, so reading them as its own strength counts ours twice (decision 89)."""
+    if TRUCO <= action <= JOC_FORA:
+        return True
+    return (
+        action in (QUIERO, NO_QUIERO)
+        and bool(hand.truco_pending)
+        and (hand.envido_state != ENVIDO_PENDING)
+    )
+
+
 def rebuild(obs: Observation, deal: Deal) -> Match:
     """The engine state of ``obs``'s hand if the seats held ``deal``; raises if they cannot."""
     return rebuild_weighted(obs, deal)[0]
@@ -100,7 +115,11 @@ def rebuild_weighted(
     weight = 1.0
     me = obs.seat
     for move in obs.moves:
-        if move.seat != me and move.action >= 40:
+        if (
+            move.seat != me
+            and move.action >= 40
+            and not ((move.seat - me) % 2 == 0 and _truco_bet(match.hand, move.action))
+        ):
             weight *= model(match.hand, move.action)
         if is_sena(move.action):  # who caught it changes nothing in the rebuilt state
             match.apply_move(Move(move.seat, move.action))

@@ -107,7 +107,9 @@ def rollout_action(hand: Hand) -> int:
         short = len(hand.envido_chain) < 2  # raise once at most: chains must end
         if value >= 31 and short and len(legal) > 2 and legal[2] != FALTA_ENVIDO:
             return legal[2]
-        return QUIERO if value >= (23 if raised else 26) else NO_QUIERO
+        if value >= (23 if raised else 26) or _refusal_ends_it(hand, p):
+            return QUIERO
+        return NO_QUIERO
     if hand.truco_pending:
         strength = truco_strength(hand, p)
         big = team_game and hand.truco_pending >= 2
@@ -127,6 +129,16 @@ def rollout_action(hand: Hand) -> int:
                 return call
             break
     return play_card(hand, p, legal)
+
+
+def _refusal_ends_it(hand: Hand, p: int) -> bool:
+    """Whether a "no quiero" to the pending envido call would take the callers to the target
+    (RULES.md 5.3: they score the chain before the raise). Then accepting cannot do worse:
+    refused, they reach it for sure; accepted, only if their envido wins. Without this an
+    unlimited chain (espanol, RULES.md 5.2) looked worth raising for ever: every raise was
+    refused in some play-outs, for the whole game."""
+    callers = 1 - hand.team[p]
+    return hand.score[callers] + rejected_points(hand.envido_chain) >= hand.rules.target
 
 
 def _answer_falta(hand: Hand, p: int) -> int:

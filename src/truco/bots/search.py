@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Callable
 
-from truco.actions import FALTA_ENVIDO, is_sena
+from truco.actions import FALTA_ENVIDO, TRUCO, is_sena
 from truco.bots.base import Bot, register
 from truco.bots.knowledge import Likelihood, Sampler
 from truco.bots.rollout import play_out
@@ -105,6 +105,13 @@ def to_search(obs: Observation, rng: random.Random, senas: bool) -> tuple[int, t
     return -1, legal
 
 
+def calm_order(legal: tuple[int, ...]) -> list[int]:
+    """``legal`` with the truco and envido calls and raises last (each group in its order):
+    the order in which search breaks exact ties, so that of two actions worth the same it
+    takes the one that raises no bet (quiero before a raise that changes nothing)."""
+    return sorted(legal, key=lambda a: TRUCO <= a <= FALTA_ENVIDO)
+
+
 def search_deals(
     obs: Observation,
     legal: tuple[int, ...],
@@ -159,5 +166,7 @@ def search_deals(
             break
     if n == 0 or total <= 0:
         return legal[0], {}
-    best = max(legal, key=lambda a: (utility[a], points[a]))
+    # Equal worth and points: the first in calm order wins, so a call or raise that changes
+    # nothing is not made (a raise past the game would only start a war of raises).
+    best = max(calm_order(legal), key=lambda a: (utility[a], points[a]))
     return best, {a: points[a] / total for a in legal}
