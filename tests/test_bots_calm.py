@@ -12,6 +12,7 @@ from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, 
 from truco.bots import make_bot
 from truco.bots.rollout import rollout_action
 from truco.bots.search import calm_order
+from truco.envido import accepted_points
 from truco.match import Match
 from truco.variants import find_variant
 
@@ -44,10 +45,12 @@ def test_a_chain_that_decides_the_game_is_accepted_not_raised(name: str) -> None
     assert make_bot(name, seed=3, iterations=40).choose(obs) == QUIERO
 
 
-def test_expert_and_search_at_an_espanol_table_end_their_envido_chains() -> None:
+def test_expert_and_search_at_an_espanol_table_raise_no_envido_past_the_game() -> None:
+    """No envido raise is made once the chain, accepted, already takes whichever team wins it
+    to the target: such a raise changes nothing (before: chains of 20 calls in these games)."""
     rules = find_variant("espanol", players=4)
-    longest = 0
-    for seed in (1, 2):  # before: a chain of 20 calls in each of these games
+    raises = past_the_game = 0
+    for seed in (1, 2):
         bots = [
             make_bot("expert" if s % 2 == 0 else "search", seed=seed * 10 + s, iterations=150)
             for s in range(4)
@@ -58,7 +61,16 @@ def test_expert_and_search_at_an_espanol_table_end_their_envido_chains() -> None
                 match.start_hand()
                 continue
             match.apply(bots[match.turn].choose(match.observation(match.turn)))
+        score = [0, 0]
         for log in match.hands:
-            chain = sum(1 for a in log.moves if ENVIDO <= a & 63 <= FALTA_ENVIDO)
-            longest = max(longest, chain)
-    assert longest <= 8
+            chain: list[int] = []
+            for code in log.moves:
+                action = code & 63
+                if ENVIDO <= action <= FALTA_ENVIDO:
+                    if chain:
+                        raises += 1
+                        need = max(rules.target - score[0], rules.target - score[1])
+                        past_the_game += accepted_points(chain, 0) >= need
+                    chain.append(action)
+            score = [score[0] + log.points[0], score[1] + log.points[1]]
+    assert raises > 0 and past_the_game == 0
