@@ -36,6 +36,7 @@ from pathlib import Path
 
 from truco.bots.base import Bot, register
 from truco.bots.edge import Edge
+from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
 from truco.bots.rivals import RivalModels
@@ -90,11 +91,13 @@ class ExpertBot(Bot):
         playouts: str = "auto",
         edge: bool = False,
         prior_edge: float = 0.0,
+        answers: str = "rules",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
             ("infer", infer, ("auto", "policy", "rules")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
+            ("answers", answers, ("rules", "equity")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -112,6 +115,7 @@ class ExpertBot(Bot):
         self.edge = Edge(prior=prior) if edge else None
         self.infer = infer
         self.playouts = playouts
+        self.answers = answers
         self.iterations = int(iterations)
         self.max_ms = None if max_ms is None else float(max_ms)
         if self.iterations < 1:
@@ -155,9 +159,14 @@ class ExpertBot(Bot):
         greedy, envido_only = playouts == "greedy", playouts == "envido"
         chance = Dice(random.Random(self.rng.getrandbits(32)))  # the play-outs' chances
 
+        counted = played is None and self.answers == "equity"
+
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
-            play_out(hand, played, chance, greedy, envido_only)
+            if counted:
+                equity_play_out(hand, chance.random)
+            else:
+                play_out(hand, played, chance, greedy, envido_only)
 
         return search_deals(
             obs,

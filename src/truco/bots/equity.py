@@ -1,0 +1,97 @@
+"""Answers to truco bets by the chance of winning the bazas, for the play-outs of ``expert``.
+
+The fixed rules of :mod:`truco.bots.rollout` answer a truco, retruco, vale cuatro or joc fora
+by the strength of the answerer's own cards alone (quiero from 0.4), whatever the baza state
+and whatever the rival needs to beat. A real answerer weighs what it can win against what it
+cannot see: two middling cards after a lost first baza beat a rival who is left with two
+fours, and a rule that folds them makes every late raise look like a sure thing at the root
+(the raise is refused in most play-outs) when a rival who counts its chances would accept it.
+
+:func:`equity_answer` does that count in the determinized world of a play-out. The cards that
+the answerer cannot see (every rival's cards in hand) are drawn anew ``samples`` times from
+the cards it has not seen, the hand is played on by cards alone after a "quiero", and the
+answer is the one of best mean chance of winning the match (:mod:`truco.bots.value`), as
+:mod:`truco.bots.search` values its own actions; a raise when the bazas are won in at least
+:data:`RAISE_SHARE` of the draws. Partners' cards stay as dealt: the play-out's stand-in for
+what the team knows of itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
+from truco.bots.rollout import play_card, rollout_action
+from truco.bots.value import win_probability
+from truco.cards import DECKS
+from truco.hand import ENVIDO_PENDING, Hand
+
+#: Draws of the unseen cards per answer.
+SAMPLES = 4
+#: The share of draws whose bazas the answerer's team wins from which it raises.
+RAISE_SHARE = 0.8
+
+
+def equity_answer(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> int:
+    """The answer of ``hand``'s actor to the pending truco bet (``hand.truco_pending``)."""
+    p = hand.actor
+    team = hand.team[p]
+    target = hand.rules.target
+    legal = hand.legal_actions()
+    refused = hand.clone()
+    refused.apply(NO_QUIERO)
+    if refused.over:
+        s = refused.score
+        refuse_value = win_probability(s[team], s[1 - team], target)
+    else:  # (not a truco answer after all: leave it to the rules)
+        return rollout_action(hand)
+    rivals = [q for q in range(hand.k) if hand.team[q] != team]
+    pool = unseen_cards(hand, p)
+    accept_value = 0.0
+    won = 0
+    for _ in range(samples):
+        world = hand.clone()
+        cards = pool[:]
+        for q in rivals:
+            held = world.held[q]
+            for i in range(len(held)):
+                j = int(random() * len(cards))
+                held[i] = cards[j]
+                cards[j] = cards[-1]
+                cards.pop()
+        world.apply(QUIERO)
+        before = world.score[team] - world.score[1 - team]
+        while not world.over:
+            world.apply(play_card(world, world.actor, world.legal_actions()))
+        s = world.score
+        accept_value += win_probability(s[team], s[1 - team], target)
+        won += s[team] - s[1 - team] > before
+    if won >= RAISE_SHARE * samples:
+        for action in legal:
+            if TRUCO <= action <= JOC_FORA:
+                return action
+    return QUIERO if accept_value / samples >= refuse_value else NO_QUIERO
+
+
+def unseen_cards(hand: Hand, p: int) -> list[int]:
+    """The cards that may be in the rivals' hands as ``p``'s team plays them out: the deck
+    less ``p``'s cards, its partners' and every card played."""
+    team = hand.team[p]
+    seen = set(hand.dealt[p])
+    for q in range(hand.k):
+        held = hand.held[q]
+        seen.update(c for c in hand.dealt[q] if c not in held)  # cards played
+        if hand.team[q] == team:
+            seen.update(held)
+    return [c for c in DECKS[hand.rules.deck] if c not in seen]
+
+
+def play_out(hand: Hand, random: Callable[[], float]) -> None:
+    """Play the hand to its end by the fixed rules, truco bets answered by
+    :func:`equity_answer`."""
+    apply = hand.apply
+    while not hand.over:
+        if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
+            apply(equity_answer(hand, random))
+        else:
+            apply(rollout_action(hand))

@@ -1,0 +1,83 @@
+"""``expert:answers=equity``: a truco bet is answered in the play-outs by the chance of winning
+the bazas against the cards the answerer cannot see, not by its cards' strength alone
+(:mod:`truco.bots.equity`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support import match_after
+
+from truco.actions import NO_QUIERO, QUIERO
+from truco.bots import make_bot
+from truco.bots.equity import equity_answer, play_out, unseen_cards
+from truco.bots.rollout import rollout_action
+from truco.cards import parse_hand
+from truco.errors import TrucoError
+from truco.match import Match
+from truco.variants import find_variant
+
+# p0 wins the first baza with the 1b; p1 is left with the 3 and the 2 and answers vale cuatro.
+LATE = ["1b 4b 4o", "3e 2c 4c"]
+RAISES = ["p0 1b", "p1 4c", "p0 truco", "p1 retruco", "p0 vale-cuatro"]
+
+
+def test_two_middling_cards_accept_a_late_raise_that_the_rules_refuse() -> None:
+    m = match_after("argentino", LATE, RAISES)
+    assert m.hand.actor == 1 and m.hand.truco_pending == 3
+    # The rules: 3 and 2, less 0.3 for the lost baza, is 0.37 of strength: under 0.4.
+    assert rollout_action(m.hand) == NO_QUIERO
+    # Only the four cards above a 3 beat it, so both bazas are won in most draws.
+    assert equity_answer(m.hand, random.Random(1).random, samples=16) == QUIERO
+
+
+def test_hopeless_cards_refuse() -> None:
+    m = match_after("argentino", ["1b 3b 3o", "4e 5c 4c"], RAISES)
+    assert equity_answer(m.hand, random.Random(1).random, samples=16) == NO_QUIERO
+
+
+def test_the_answer_leaves_the_hand_as_it_was() -> None:
+    m = match_after("argentino", LATE, RAISES)
+    before = (m.hand.held[0][:], m.hand.held[1][:], m.hand.legal_actions(), m.score[:])
+    equity_answer(m.hand, random.Random(2).random)
+    assert (m.hand.held[0], m.hand.held[1], m.hand.legal_actions(), m.score) == before
+
+
+def test_the_draws_use_only_cards_the_answerer_has_not_seen() -> None:
+    m = match_after("argentino", LATE, RAISES)
+    pool = unseen_cards(m.hand, 1)
+    seen = set(parse_hand("3e 2c 4c")) | set(parse_hand("1b"))
+    assert len(pool) == 40 - 4 and not seen & set(pool)
+    assert set(parse_hand("4b 4o")) <= set(pool)  # the rival's cards in hand are unseen
+
+
+@pytest.mark.parametrize(("variant", "players"), [("argentino", 2), ("espanol", 4)])
+def test_play_outs_with_counted_answers_end_every_hand(variant: str, players: int) -> None:
+    rules = find_variant(variant, players=players)
+    rng = random.Random(5)
+    for seed in range(30):
+        match = Match(rules, seed=seed)
+        hand = match.hand
+        play_out(hand, rng.random)
+        assert hand.over and sum(hand.points) > 0
+
+
+def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() -> None:
+    rules = find_variant("argentino")
+
+    def game(seed: int) -> list[int]:
+        bots = [make_bot("expert", seed=seed + s, iterations=30, answers="equity") for s in (0, 1)]
+        match = Match(rules, seed=seed)
+        moves: list[int] = []
+        while not match.over and len(moves) < 400:
+            if match.hand.over:
+                match.start_hand()
+            action = bots[match.turn].choose(match.observation(match.turn))
+            match.apply(action)
+            moves.append(action)
+        return moves
+
+    assert game(3) == game(3)
+    with pytest.raises(TrucoError, match="answers must be one of rules, equity, not 'x'"):
+        make_bot("expert", answers="x")
