@@ -81,3 +81,24 @@ def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() 
     assert game(3) == game(3)
     with pytest.raises(TrucoError, match="answers must be one of rules, equity, not 'x'"):
         make_bot("expert", answers="x")
+
+
+def test_the_duel_count_gives_the_engines_answer() -> None:
+    """In a two-player hand the bazas are counted on the cards' strengths without the engine;
+    over many play-outs' truco answers it gives the answer the engine's play gives."""
+    from truco.bots.equity import _duel_answer, _duel_in_cards, _engine_answer
+
+    rules = find_variant("argentino")
+    compared = raises = 0
+    for seed in range(300):
+        hand = Match(rules, seed=seed).hand
+        while not hand.over:
+            if hand.truco_pending and _duel_in_cards(hand) and QUIERO in hand.legal_actions():
+                legal = hand.legal_actions()
+                fast = _duel_answer(hand, random.Random(seed).random, 6, legal)
+                slow = _engine_answer(hand, random.Random(seed).random, 6, legal)
+                assert fast == slow, (seed, hand.history)
+                compared += 1
+                raises += fast not in (QUIERO, NO_QUIERO)
+            hand.apply(rollout_action(hand))
+    assert compared > 100 and raises > 0

@@ -23,8 +23,8 @@ from collections.abc import Callable
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
 from truco.bots.rollout import play_card, rollout_action
 from truco.bots.value import win_probability
-from truco.cards import DECKS
-from truco.hand import ENVIDO_PENDING, Hand
+from truco.cards import DECKS, STRENGTH
+from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, Hand, _truco_winner
 
 #: Draws of the unseen cards per answer.
 SAMPLES = 4
@@ -34,10 +34,19 @@ RAISE_SHARE = 0.8
 
 def equity_answer(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> int:
     """The answer of ``hand``'s actor to the pending truco bet (``hand.truco_pending``)."""
+    legal = hand.legal_actions()
+    if _duel_in_cards(hand):
+        return _duel_answer(hand, random, samples, legal)
+    return _engine_answer(hand, random, samples, legal)
+
+
+def _engine_answer(
+    hand: Hand, random: Callable[[], float], samples: int, legal: tuple[int, ...]
+) -> int:
+    """:func:`equity_answer` at any table: each draw played on by the engine."""
     p = hand.actor
     team = hand.team[p]
     target = hand.rules.target
-    legal = hand.legal_actions()
     refused = hand.clone()
     refused.apply(NO_QUIERO)
     if refused.over:
@@ -71,6 +80,101 @@ def equity_answer(hand: Hand, random: Callable[[], float], samples: int = SAMPLE
             if TRUCO <= action <= JOC_FORA:
                 return action
     return QUIERO if accept_value / samples >= refuse_value else NO_QUIERO
+
+
+def _duel_in_cards(hand: Hand) -> bool:
+    """Whether the answer can be counted without the engine: two players, no flor, and no
+    envido left to score at the end of the hand (the truco alone changes the score)."""
+    if hand.k != 2 or type(hand) is not Hand:
+        return False
+    return hand.rules.envido_settled != "end_of_hand" or hand.envido_state not in (
+        ENVIDO_ACCEPTED,
+        ENVIDO_REJECTED,
+    )
+
+
+def _duel_answer(
+    hand: Hand, random: Callable[[], float], samples: int, legal: tuple[int, ...]
+) -> int:
+    """:func:`equity_answer` for two players, with the bazas played on by
+    :func:`_duel_bazas` instead of the engine: the same draws, the same answer."""
+    p = hand.actor
+    team = hand.team[p]
+    score = hand.score
+    target = hand.rules.target
+    level = hand.truco_pending
+    mine, theirs = score[team], score[1 - team]
+    refuse_value = win_probability(mine, theirs + level, target)
+    if level == 4:  # joc fora: whatever the winner still needs (RULES.md 4)
+        won_value = win_probability(target, theirs, target)
+        lost_value = win_probability(mine, target, target)
+    else:
+        won_value = win_probability(mine + level + 1, theirs, target)
+        lost_value = win_probability(mine, theirs + level + 1, target)
+    pool = unseen_cards(hand, p)
+    n = len(hand.held[1 - p])
+    won = 0
+    for _ in range(samples):
+        cards = pool[:]
+        drawn = []
+        for _i in range(n):
+            j = int(random() * len(cards))
+            drawn.append(cards[j])
+            cards[j] = cards[-1]
+            cards.pop()
+        won += _duel_bazas(hand, p, drawn)
+    if won >= RAISE_SHARE * samples:
+        for action in legal:
+            if TRUCO <= action <= JOC_FORA:
+                return action
+    accept_value = (won * won_value + (samples - won) * lost_value) / samples
+    return QUIERO if accept_value >= refuse_value else NO_QUIERO
+
+
+def _duel_bazas(hand: Hand, p: int, rival: list[int]) -> bool:
+    """Whether ``p`` wins the bazas of a two-player hand played on by
+    :func:`truco.bots.rollout.play_card`, its rival holding ``rival``: the engine's baza
+    rules (RULES.md 3) on the cards' strengths."""
+    q = 1 - p
+    held = [[], []]  # type: list[list[int]]
+    held[p] = sorted(STRENGTH[c] for c in hand.held[p])
+    held[q] = sorted(STRENGTH[c] for c in rival)
+    teams = hand.team
+    results = list(hand.baza_results)
+    baza = hand.baza
+    n_played = hand.n_played
+    best = hand.best_strength
+    best_pos = hand.best_pos
+    parda = hand.parda
+    turn = hand.turn
+    while True:
+        cards = held[turn]
+        if n_played == 0:  # a lead
+            if baza == 0 and len(cards) == 3:
+                c = cards.pop(1)
+            elif results and results[0] == teams[turn] and len(cards) > 1:
+                c = cards.pop(0)
+            else:
+                c = cards.pop()
+            best, best_pos, parda, n_played = c, turn, False, 1
+            turn = 1 - turn
+            continue
+        for i, c in enumerate(cards):  # the cheapest card that beats it, else the lowest
+            if c > best:
+                cards.pop(i)
+                best, best_pos, parda = c, turn, False
+                break
+        else:
+            c = cards.pop(0)
+            if c == best:
+                parda = True
+        results.append(-1 if parda else teams[best_pos])
+        winner = _truco_winner(results, teams[0]) if len(results) > 1 else -1
+        if winner >= 0:
+            return winner == teams[p]
+        baza += 1
+        n_played = 0
+        turn = 0 if parda else best_pos
 
 
 def unseen_cards(hand: Hand, p: int) -> list[int]:
