@@ -780,7 +780,11 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                     if seq >= 0:
                         break
                     if time.monotonic() > deadline:
-                        raise AssertionError(f"the bot loop was never caught in its pause {t.bot_phase!r} {t.bot_task} {t.match.over} {t.seq}")
+                        raise AssertionError(
+                            "the bot loop was never caught in its pause: phase "
+                            f"{t.bot_phase!r}, task {t.bot_task}, over {t.match.over}, "
+                            f"seq {t.seq}"
+                        )
                     await asyncio.sleep(0.002)
                 # A bot was to move when its loop died: it moves (the game may end with it).
                 await watcher.state_where(lambda v: v["seq"] > seq, timeout=10)
