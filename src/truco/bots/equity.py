@@ -63,11 +63,7 @@ def _engine_answer(
         cards = pool[:]
         for q in rivals:
             held = world.held[q]
-            for i in range(len(held)):
-                j = int(random() * len(cards))
-                held[i] = cards[j]
-                cards[j] = cards[-1]
-                cards.pop()
+            held[:] = _draw(cards, len(held), random)
         world.apply(QUIERO)
         before = world.score[team] - world.score[1 - team]
         while not world.over:
@@ -75,11 +71,30 @@ def _engine_answer(
         s = world.score
         accept_value += win_probability(s[team], s[1 - team], target)
         won += s[team] - s[1 - team] > before
+    return _answer(legal, won, samples, accept_value / samples, refuse_value)
+
+
+def _draw(cards: list[int], n: int, random: Callable[[], float]) -> list[int]:
+    """``n`` cards drawn at random from ``cards``, which loses them."""
+    drawn = []
+    for _ in range(n):
+        j = int(random() * len(cards))
+        drawn.append(cards[j])
+        cards[j] = cards[-1]
+        cards.pop()
+    return drawn
+
+
+def _answer(
+    legal: tuple[int, ...], won: int, samples: int, accept_value: float, refuse_value: float
+) -> int:
+    """A raise when :data:`RAISE_SHARE` of the draws won the bazas, else quiero when accepting
+    is worth at least refusing."""
     if won >= RAISE_SHARE * samples:
         for action in legal:
             if TRUCO <= action <= JOC_FORA:
                 return action
-    return QUIERO if accept_value / samples >= refuse_value else NO_QUIERO
+    return QUIERO if accept_value >= refuse_value else NO_QUIERO
 
 
 def _duel_in_cards(hand: Hand) -> bool:
@@ -113,22 +128,9 @@ def _duel_answer(
         lost_value = win_probability(mine, theirs + level + 1, target)
     pool = unseen_cards(hand, p)
     n = len(hand.held[1 - p])
-    won = 0
-    for _ in range(samples):
-        cards = pool[:]
-        drawn = []
-        for _i in range(n):
-            j = int(random() * len(cards))
-            drawn.append(cards[j])
-            cards[j] = cards[-1]
-            cards.pop()
-        won += _duel_bazas(hand, p, drawn)
-    if won >= RAISE_SHARE * samples:
-        for action in legal:
-            if TRUCO <= action <= JOC_FORA:
-                return action
+    won = sum(_duel_bazas(hand, p, _draw(pool[:], n, random)) for _ in range(samples))
     accept_value = (won * won_value + (samples - won) * lost_value) / samples
-    return QUIERO if accept_value >= refuse_value else NO_QUIERO
+    return _answer(legal, won, samples, accept_value, refuse_value)
 
 
 def _duel_bazas(hand: Hand, p: int, rival: list[int]) -> bool:
