@@ -23,7 +23,13 @@ from truco.variants import PRESETS, find_variant
 
 TABLES = [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts]
 #: Small budgets, so that the whole registry can be walked over many positions.
-CHEAP = {"search": {"iterations": 4}, "openspiel-ismcts": {"simulations": 4}}
+#: Small budgets for the bots that search: the same code paths, a fraction of the time.
+CHEAP = {
+    "search": {"iterations": 4},
+    "hard": {"iterations": 4},
+    "expert": {"iterations": 8},
+    "openspiel-ismcts": {"simulations": 4},
+}
 ENVIDO_MOVES = (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO, QUIERO)
 
 
