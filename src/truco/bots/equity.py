@@ -56,14 +56,15 @@ def _engine_answer(
         return rollout_action(hand)
     rivals = [q for q in range(hand.k) if hand.team[q] != team]
     pool = unseen_cards(hand, p)
+    dealt = sum(len(hand.held[q]) for q in rivals)
     accept_value = 0.0
     won = 0
     for _ in range(samples):
         world = hand.clone()
-        cards = pool[:]
+        drawn = _draw(pool, dealt, random)
         for q in rivals:
             held = world.held[q]
-            held[:] = _draw(cards, len(held), random)
+            held[:], drawn = drawn[: len(held)], drawn[len(held) :]
         world.apply(QUIERO)
         before = world.score[team] - world.score[1 - team]
         while not world.over:
@@ -75,14 +76,13 @@ def _engine_answer(
 
 
 def _draw(cards: list[int], n: int, random: Callable[[], float]) -> list[int]:
-    """``n`` cards drawn at random from ``cards``, which loses them."""
-    drawn = []
-    for _ in range(n):
-        j = int(random() * len(cards))
-        drawn.append(cards[j])
-        cards[j] = cards[-1]
-        cards.pop()
-    return drawn
+    """``n`` cards drawn at random from ``cards``: a partial shuffle of its front, in place
+    (``cards`` keeps its cards, in a new order)."""
+    last = len(cards)
+    for i in range(n):
+        j = i + int(random() * (last - i))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards[:n]
 
 
 def _answer(
@@ -126,29 +126,41 @@ def _duel_answer(
     else:
         won_value = win_probability(mine + level + 1, theirs, target)
         lost_value = win_probability(mine, theirs + level + 1, target)
-    pool = unseen_cards(hand, p)
+    pool = [STRENGTH[c] for c in unseen_cards(hand, p)]
     n = len(hand.held[1 - p])
-    won = sum(_duel_bazas(hand, p, _draw(pool[:], n, random)) for _ in range(samples))
+    own = sorted(STRENGTH[c] for c in hand.held[p])
+    state = (
+        hand.team,
+        hand.baza_results,
+        hand.baza,
+        hand.n_played,
+        hand.best_strength,
+        hand.best_pos,
+        hand.parda,
+        hand.turn,
+    )
+    won = 0
+    for _ in range(samples):
+        rival = _draw(pool, n, random)
+        rival.sort()
+        won += _duel_bazas(state, p, own[:], rival)
     accept_value = (won * won_value + (samples - won) * lost_value) / samples
     return _answer(legal, won, samples, accept_value, refuse_value)
 
 
-def _duel_bazas(hand: Hand, p: int, rival: list[int]) -> bool:
-    """Whether ``p`` wins the bazas of a two-player hand played on by
-    :func:`truco.bots.rollout.play_card`, its rival holding ``rival``: the engine's baza
-    rules (RULES.md 3) on the cards' strengths."""
-    q = 1 - p
-    held = [[], []]  # type: list[list[int]]
-    held[p] = sorted(STRENGTH[c] for c in hand.held[p])
-    held[q] = sorted(STRENGTH[c] for c in rival)
-    teams = hand.team
-    results = list(hand.baza_results)
-    baza = hand.baza
-    n_played = hand.n_played
-    best = hand.best_strength
-    best_pos = hand.best_pos
-    parda = hand.parda
-    turn = hand.turn
+#: What :func:`_duel_bazas` needs of a hand: the seats' teams, the bazas' results, the baza,
+#: the cards played in it, the best strength and its seat, whether it is parda, the turn.
+DuelState = tuple[tuple[int, ...], list[int], int, int, int, int, bool, int]
+
+
+def _duel_bazas(state: DuelState, p: int, own: list[int], rival: list[int]) -> bool:
+    """Whether ``p`` wins the bazas of a two-player hand in ``state`` played on by
+    :func:`truco.bots.rollout.play_card`, holding the strengths ``own`` against the
+    strengths ``rival`` (both sorted, both used up): the engine's baza rules (RULES.md 3) on
+    the cards' strengths."""
+    teams, done, baza, n_played, best, best_pos, parda, turn = state
+    held = [own, rival] if p == 0 else [rival, own]
+    results = list(done)
     while True:
         cards = held[turn]
         if n_played == 0:  # a lead
