@@ -9,12 +9,13 @@ import random
 import pytest
 from support import match_after
 
-from truco.actions import NO_QUIERO, QUIERO
+from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
 from truco.bots import make_bot
-from truco.bots.equity import equity_answer, play_out, unseen_cards
-from truco.bots.rollout import rollout_action
+from truco.bots.equity import equity_answer, play_out, play_out_action, unseen_cards
+from truco.bots.rollout import open_choices, rollout_action
 from truco.cards import parse_hand
 from truco.errors import TrucoError
+from truco.hand import ENVIDO_PENDING
 from truco.match import Match
 from truco.variants import find_variant
 
@@ -102,3 +103,29 @@ def test_the_duel_count_gives_the_engines_answer() -> None:
                 raises += fast not in (QUIERO, NO_QUIERO)
             hand.apply(rollout_action(hand))
     assert compared > 100 and raises > 0
+
+
+def test_what_the_rules_force_comes_before_a_counted_answer() -> None:
+    """At a flor table a truco answer waits for the flor (RULES.md 11.3): the play-out sings
+    or answers it by the rules first, as :func:`truco.bots.rollout.open_choices` says."""
+    rules = find_variant("argentino", players=2, flor=True)
+    rng = random.Random(3)
+    forced_seen = counted_seen = 0
+    for seed in range(200):
+        match = Match(rules, seed=seed)
+        hand = match.hand
+        while not hand.over:
+            action = play_out_action(hand, rng.random)
+            if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
+                forced, _ = open_choices(hand)
+                if forced >= 0:
+                    assert action == forced, (seed, hand.legal_actions())
+                    forced_seen += 1
+                else:
+                    assert action in (QUIERO, NO_QUIERO) or TRUCO <= action <= JOC_FORA
+                    counted_seen += 1
+            legal = hand.legal_actions()
+            if TRUCO in legal and rng.random() < 0.5:
+                action = TRUCO  # call truco early, so that flores meet truco answers
+            hand.apply(action)
+    assert forced_seen > 0 and counted_seen > 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
-from truco.bots.rollout import play_card, rollout_action
+from truco.bots.rollout import open_choices, play_card, rollout_action
 from truco.bots.value import win_probability
 from truco.cards import DECKS, STRENGTH
 from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, Hand, _truco_winner
@@ -204,12 +204,18 @@ def unseen_cards(hand: Hand, p: int) -> list[int]:
     return [c for c in DECKS[hand.rules.deck] if c not in seen]
 
 
+def play_out_action(hand: Hand, random: Callable[[], float]) -> int:
+    """The play-out's action for the hand's actor: the fixed rules', but a truco bet that is
+    the actor's to answer by :func:`equity_answer`. What the rules force comes first (a
+    flor to sing or answer, RULES.md 11.3; a lone legal action)."""
+    if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
+        forced, _ = open_choices(hand)
+        return forced if forced >= 0 else equity_answer(hand, random)
+    return rollout_action(hand)
+
+
 def play_out(hand: Hand, random: Callable[[], float]) -> None:
-    """Play the hand to its end by the fixed rules, truco bets answered by
-    :func:`equity_answer`."""
+    """Play the hand to its end by :func:`play_out_action`."""
     apply = hand.apply
     while not hand.over:
-        if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
-            apply(equity_answer(hand, random))
-        else:
-            apply(rollout_action(hand))
+        apply(play_out_action(hand, random))
