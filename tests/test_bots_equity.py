@@ -12,6 +12,7 @@ from support import match_after
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
 from truco.bots import make_bot
 from truco.bots.equity import equity_answer, play_out, play_out_action, unseen_cards
+from truco.bots.expert import ExpertBot
 from truco.bots.rollout import open_choices, rollout_action
 from truco.cards import parse_hand
 from truco.errors import TrucoError
@@ -80,8 +81,41 @@ def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() 
         return moves
 
     assert game(3) == game(3)
-    with pytest.raises(TrucoError, match="answers must be one of rules, equity, not 'x'"):
+    with pytest.raises(TrucoError, match="answers must be one of auto, rules, equity, not 'x'"):
         make_bot("expert", answers="x")
+
+
+def _moves(variant: str, players: int, **options: object) -> list[int]:
+    """The moves of a seeded game of ``expert`` with ``options`` against ``heuristic``."""
+    rules = find_variant(variant, players=players)
+    bots = [
+        make_bot("expert", seed=7, iterations=20, **options)
+        if seat % 2 == 0
+        else make_bot("heuristic", seed=seat)
+        for seat in range(players)
+    ]
+    match = Match(rules, seed=11)
+    moves: list[int] = []
+    while not match.over and len(moves) < 300:
+        if match.hand.over:
+            match.start_hand()
+        action = bots[match.turn].choose(match.observation(match.turn))
+        match.apply(action)
+        moves.append(action)
+    return moves
+
+
+def test_by_default_answers_are_counted_at_two_players_only() -> None:
+    """Decision 91: ``answers=auto`` counts at two-player tables and keeps the rules at team
+    tables; the default budget is 450 deals at two players and 600 at team tables."""
+    duel = _moves("argentino", 2)
+    assert duel == _moves("argentino", 2, answers="equity")
+    assert duel != _moves("argentino", 2, answers="rules")
+    assert _moves("espanol", 4) == _moves("espanol", 4, answers="rules")
+    bot = make_bot("expert", seed=1)
+    assert isinstance(bot, ExpertBot)
+    assert (bot.deals(2), bot.deals(4), bot.deals(6)) == (450, 600, 600)
+    assert ExpertBot(seed=1, iterations=30).deals(2) == 30
 
 
 def test_the_duel_count_gives_the_engines_answer() -> None:

@@ -171,7 +171,9 @@ class _PolicyPlayer(Bot):
 def test_expert_picks_the_model_that_explains_its_rival(rival: str, model: str) -> None:
     """After a game, the evidence of the rival's bets (hands whose cards it saw) favours the
     fixed rules against heuristic, and the policy against a player of the policy."""
-    expert = make_bot("expert", seed=1, iterations=3)
+    # The play of the game these figures come from: the rules' answers in the play-outs (a
+    # game with counted answers may end before any card is shown, and then nothing is seen).
+    expert = make_bot("expert", seed=1, iterations=3, answers="rules")
     other = _PolicyPlayer(seed=2) if rival == "policy" else make_bot(rival, seed=2)
     match = Match("argentino", seed=5)
     while not match.over:
@@ -206,7 +208,8 @@ def test_expert_counts_its_edge_from_every_hand_it_saw_end() -> None:
     once, shrunk towards even play (truco.bots.edge)."""
     from truco.bots.edge import CLIP, HAND_VARIANCE, PRIOR_SPREAD
 
-    expert = make_bot("expert", seed=2, iterations=4, edge=1)
+    # (The game these figures come from: the rules' answers in the play-outs.)
+    expert = make_bot("expert", seed=2, iterations=4, edge=1, answers="rules")
     other = make_bot("random", seed=3)
     match = Match("argentino", seed=9)
     seen_in: set[int] = set()  # the hands in which the expert had a turn

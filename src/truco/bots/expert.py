@@ -23,7 +23,13 @@ it three ways, so that the opponent model it infers with is the one it plays:
    It is off by default: measured, it wins more against a calling station with
    ``prior_edge=0.5``, and no more against ``heuristic`` or ``search`` (README, decision 85).
 
-The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere);
+Under the fixed rules, the play-outs of two-player tables answer a truco bet by counting the
+bazas against the rivals' cards drawn anew from those the answerer has not seen
+(:mod:`truco.bots.equity`; ``answers=equity`` at any table, ``answers=rules`` never; the
+default ``auto`` counts at two players, where it was measured better, decision 91).
+
+The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
+by default 450 at two players, 600 at team tables);
 ``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).
 """
 
@@ -45,8 +51,10 @@ from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.observation import Observation
 
-#: Deals per decision when no budget is given.
+#: Deals per decision when no budget is given: fewer at two-player tables, where the answers
+#: of the play-outs are counted (each deal costs more), than at team tables (decision 91).
 DEFAULT_ITERATIONS = 600
+DUEL_ITERATIONS = 450
 
 
 class Dice:
@@ -82,7 +90,7 @@ class ExpertBot(Bot):
     def __init__(
         self,
         seed: int | None = None,
-        iterations: int = DEFAULT_ITERATIONS,
+        iterations: int | None = None,
         max_ms: float | None = None,
         policy: str | None = None,
         senas: bool = True,
@@ -91,13 +99,13 @@ class ExpertBot(Bot):
         playouts: str = "auto",
         edge: bool = False,
         prior_edge: float = 0.0,
-        answers: str = "rules",
+        answers: str = "auto",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
             ("infer", infer, ("auto", "policy", "rules")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
-            ("answers", answers, ("rules", "equity")),
+            ("answers", answers, ("auto", "rules", "equity")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -116,9 +124,9 @@ class ExpertBot(Bot):
         self.infer = infer
         self.playouts = playouts
         self.answers = answers
-        self.iterations = int(iterations)
+        self.iterations = None if iterations is None else int(iterations)
         self.max_ms = None if max_ms is None else float(max_ms)
-        if self.iterations < 1:
+        if self.iterations is not None and self.iterations < 1:
             raise TrucoError("expert: iterations must be at least 1")
         if self.max_ms is not None and self.max_ms <= 0:
             raise TrucoError("expert: max_ms must be more than 0")
@@ -127,6 +135,13 @@ class ExpertBot(Bot):
         self.policy = shared_policy(policy)
         self.senas = bool(senas)
         self.read_senas = bool(read_senas)
+
+    def deals(self, players: int) -> int:
+        """The deals per decision at a table of ``players``: the budget given, else the
+        default for two players or for a team table."""
+        if self.iterations is not None:
+            return self.iterations
+        return DUEL_ITERATIONS if players == 2 else DEFAULT_ITERATIONS
 
     def choose(self, obs: Observation) -> int:
         return self.values(obs)[0]
@@ -159,7 +174,12 @@ class ExpertBot(Bot):
         greedy, envido_only = playouts == "greedy", playouts == "envido"
         chance = Dice(random.Random(self.rng.getrandbits(32)))  # the play-outs' chances
 
-        counted = played is None and self.answers == "equity"
+        duel = obs.rules.players == 2
+        answers = self.answers
+        if answers == "auto":  # counted where it was measured better: two players (decision 91)
+            answers = "equity" if duel else "rules"
+        counted = played is None and answers == "equity"
+        iterations = self.deals(obs.rules.players)
 
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
@@ -173,7 +193,7 @@ class ExpertBot(Bot):
             legal,
             sampler,
             self.rng,
-            iterations=self.iterations,
+            iterations=iterations,
             deadline=None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000,
             min_iterations=8,
             play=play,
