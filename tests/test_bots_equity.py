@@ -10,7 +10,7 @@ import pytest
 from support import match_after
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
-from truco.bots import make_bot
+from truco.bots import Bot, make_bot
 from truco.bots.equity import equity_answer, play_out, play_out_action, unseen_cards
 from truco.bots.expert import ExpertBot
 from truco.bots.rollout import open_choices, rollout_action
@@ -18,7 +18,7 @@ from truco.cards import parse_hand
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING
 from truco.match import Match
-from truco.variants import find_variant
+from truco.variants import Rules, find_variant
 
 # p0 wins the first baza with the 1b; p1 is left with the 3 and the 2 and answers vale cuatro.
 LATE = ["1b 4b 4o", "3e 2c 4c"]
@@ -65,38 +65,11 @@ def test_play_outs_with_counted_answers_end_every_hand(variant: str, players: in
         assert hand.over and sum(hand.points) > 0
 
 
-def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() -> None:
-    rules = find_variant("argentino")
-
-    def game(seed: int) -> list[int]:
-        bots = [make_bot("expert", seed=seed + s, iterations=30, answers="equity") for s in (0, 1)]
-        match = Match(rules, seed=seed)
-        moves: list[int] = []
-        while not match.over and len(moves) < 400:
-            if match.hand.over:
-                match.start_hand()
-            action = bots[match.turn].choose(match.observation(match.turn))
-            match.apply(action)
-            moves.append(action)
-        return moves
-
-    assert game(3) == game(3)
-    with pytest.raises(TrucoError, match="answers must be one of auto, rules, equity, not 'x'"):
-        make_bot("expert", answers="x")
-
-
-def _moves(variant: str, players: int, **options: object) -> list[int]:
-    """The moves of a seeded game of ``expert`` with ``options`` against ``heuristic``."""
-    rules = find_variant(variant, players=players)
-    bots = [
-        make_bot("expert", seed=7, iterations=20, **options)
-        if seat % 2 == 0
-        else make_bot("heuristic", seed=seat)
-        for seat in range(players)
-    ]
-    match = Match(rules, seed=11)
+def _moves(bots: list[Bot], rules: Rules, seed: int, limit: int = 300) -> list[int]:
+    """The first ``limit`` moves of a seeded match of ``bots``."""
+    match = Match(rules, seed=seed)
     moves: list[int] = []
-    while not match.over and len(moves) < 300:
+    while not match.over and len(moves) < limit:
         if match.hand.over:
             match.start_hand()
         action = bots[match.turn].choose(match.observation(match.turn))
@@ -105,13 +78,34 @@ def _moves(variant: str, players: int, **options: object) -> list[int]:
     return moves
 
 
+def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() -> None:
+    def game(seed: int) -> list[int]:
+        bots = [make_bot("expert", seed=seed + s, iterations=30, answers="equity") for s in (0, 1)]
+        return _moves(bots, find_variant("argentino"), seed, limit=400)
+
+    assert game(3) == game(3)
+    with pytest.raises(TrucoError, match="answers must be one of auto, rules, equity, not 'x'"):
+        make_bot("expert", answers="x")
+
+
+def _against_heuristic(variant: str, players: int, **options: object) -> list[int]:
+    """The moves of a seeded game of ``expert`` with ``options`` against ``heuristic``."""
+    bots = [
+        make_bot("expert", seed=7, iterations=20, **options)
+        if seat % 2 == 0
+        else make_bot("heuristic", seed=seat)
+        for seat in range(players)
+    ]
+    return _moves(bots, find_variant(variant, players=players), 11)
+
+
 def test_by_default_answers_are_counted_at_two_players_only() -> None:
     """Decision 91: ``answers=auto`` counts at two-player tables and keeps the rules at team
     tables; the default budget is 450 deals at two players and 600 at team tables."""
-    duel = _moves("argentino", 2)
-    assert duel == _moves("argentino", 2, answers="equity")
-    assert duel != _moves("argentino", 2, answers="rules")
-    assert _moves("espanol", 4) == _moves("espanol", 4, answers="rules")
+    duel = _against_heuristic("argentino", 2)
+    assert duel == _against_heuristic("argentino", 2, answers="equity")
+    assert duel != _against_heuristic("argentino", 2, answers="rules")
+    assert _against_heuristic("espanol", 4) == _against_heuristic("espanol", 4, answers="rules")
     bot = make_bot("expert", seed=1)
     assert isinstance(bot, ExpertBot)
     assert (bot.deals(2), bot.deals(4), bot.deals(6)) == (450, 600, 600)
