@@ -22,8 +22,8 @@ from truco.observation import Observation
 from truco.variants import PRESETS, find_variant
 
 TABLES = [(name, n) for name, rules in PRESETS.items() for n in rules.player_counts]
-#: Small budgets, so that the whole registry can be walked over many positions.
-#: Small budgets for the bots that search: the same code paths, a fraction of the time.
+#: Small budgets for the bots that search, so that the whole registry can be walked over many
+#: positions: the same code paths, a fraction of the time.
 CHEAP = {
     "search": {"iterations": 4},
     "hard": {"iterations": 4},
