@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from web_helpers import LiveServer, joined
+from worker_probes import policy_is_loaded
 
 import truco.web.bots as bots
 from truco.match import Match
@@ -18,18 +19,12 @@ from truco.variants import find_variant
 from truco.web.bots import BotRunner
 
 
-def _policy_is_loaded() -> bool:
-    from truco.bots.policy import _cached
-
-    return _cached.cache_info().currsize > 0
-
-
 def test_a_worker_reads_the_expert_policy_before_its_first_move() -> None:
     async def run() -> bool:
         runner = BotRunner("process", workers=1)
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(runner.pool, _policy_is_loaded)
+            return await loop.run_in_executor(runner.pool, policy_is_loaded)
         finally:
             runner.close()
 
