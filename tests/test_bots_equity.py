@@ -88,6 +88,21 @@ def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() 
         make_bot("expert", answers="x")
 
 
+def test_the_draws_of_the_counted_answers_are_an_option() -> None:
+    """``draws`` is how many times the unseen cards are drawn for each counted answer: the
+    default is :data:`truco.bots.equity.SAMPLES`, more draws change the play, none is refused."""
+    from truco.bots.equity import SAMPLES
+
+    default = _against_heuristic("argentino", 2)
+    assert default == _against_heuristic("argentino", 2, draws=SAMPLES)
+    assert default != _against_heuristic("argentino", 2, draws=16)
+    assert _against_heuristic("argentino", 2, draws=16) == _against_heuristic(
+        "argentino", 2, draws=16
+    )
+    with pytest.raises(TrucoError, match="draws must be at least 1"):
+        make_bot("expert", draws=0)
+
+
 def _against_heuristic(variant: str, players: int, **options: object) -> list[int]:
     """The moves of a seeded game of ``expert`` with ``options`` against ``heuristic``."""
     bots = [

@@ -204,18 +204,18 @@ def unseen_cards(hand: Hand, p: int) -> list[int]:
     return [c for c in DECKS[hand.rules.deck] if c not in seen]
 
 
-def play_out_action(hand: Hand, random: Callable[[], float]) -> int:
+def play_out_action(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> int:
     """The play-out's action for the hand's actor: the fixed rules', but a truco bet that is
-    the actor's to answer by :func:`equity_answer`. What the rules force comes first (a
-    flor to sing or answer, RULES.md 11.3; a lone legal action)."""
+    the actor's to answer by :func:`equity_answer` (``samples`` draws). What the rules force
+    comes first (a flor to sing or answer, RULES.md 11.3; a lone legal action)."""
     if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
         forced, _ = open_choices(hand)
-        return forced if forced >= 0 else equity_answer(hand, random)
+        return forced if forced >= 0 else equity_answer(hand, random, samples)
     return rollout_action(hand)
 
 
-def play_out(hand: Hand, random: Callable[[], float]) -> None:
+def play_out(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> None:
     """Play the hand to its end by :func:`play_out_action`."""
     apply = hand.apply
     while not hand.over:
-        apply(play_out_action(hand, random))
+        apply(play_out_action(hand, random, samples))
