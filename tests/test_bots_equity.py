@@ -84,7 +84,8 @@ def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() 
         return _moves(bots, find_variant("argentino"), seed, limit=400)
 
     assert game(3) == game(3)
-    with pytest.raises(TrucoError, match="answers must be one of auto, rules, equity, not 'x'"):
+    message = "answers must be one of auto, rules, equity, read, not 'x'"
+    with pytest.raises(TrucoError, match=message):
         make_bot("expert", answers="x")
 
 
@@ -172,3 +173,21 @@ def test_what_the_rules_force_comes_before_a_counted_answer() -> None:
                 action = TRUCO  # call truco early, so that flores meet truco answers
             hand.apply(action)
     assert forced_seen > 0 and counted_seen > 0
+
+
+def test_a_read_answer_weighs_the_draws_by_the_callers_bet() -> None:
+    # p1 holds the 1o (the third-best card) and two weak ones against an opening truco.
+    m = match_after("argentino", ["4e 4o 5b", "1o 10e 4c"], ["p0 truco"])
+    assert m.hand.actor == 1 and m.hand.truco_pending == 1
+    for seed in (1, 2, 3):
+        # Against any two cards the 1o makes quiero worth it; against the cards of a player
+        # who called (a truco comes mostly from strength), it is not.
+        assert equity_answer(m.hand, random.Random(seed).random, samples=400) == QUIERO
+        read = equity_answer(m.hand, random.Random(seed).random, samples=400, read=True)
+        assert read == NO_QUIERO
+
+
+def test_read_answers_are_an_option_of_expert_and_reproduce() -> None:
+    read = _against_heuristic("argentino", 2, answers="read")
+    assert read == _against_heuristic("argentino", 2, answers="read")
+    assert read != _against_heuristic("argentino", 2, answers="equity")

@@ -21,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
-from truco.bots.rollout import open_choices, play_card, rollout_action
+from truco.bots.knowledge import truco_bet_likelihood
+from truco.bots.rollout import TWO_BEST, open_choices, play_card, rollout_action
 from truco.bots.value import win_probability
 from truco.cards import DECKS, STRENGTH
 from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, Hand, _truco_winner
@@ -32,11 +33,15 @@ SAMPLES = 4
 RAISE_SHARE = 0.8
 
 
-def equity_answer(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> int:
-    """The answer of ``hand``'s actor to the pending truco bet (``hand.truco_pending``)."""
+def equity_answer(
+    hand: Hand, random: Callable[[], float], samples: int = SAMPLES, read: bool = False
+) -> int:
+    """The answer of ``hand``'s actor to the pending truco bet (``hand.truco_pending``).
+    With ``read``, each draw counts by how likely the caller was to make its bet holding the
+    drawn cards (:func:`truco.bots.knowledge.truco_bet_likelihood`); at two players only."""
     legal = hand.legal_actions()
     if _duel_in_cards(hand):
-        return _duel_answer(hand, random, samples, legal)
+        return _duel_answer(hand, random, samples, legal, read)
     return _engine_answer(hand, random, samples, legal)
 
 
@@ -86,7 +91,7 @@ def _draw(cards: list[int], n: int, random: Callable[[], float]) -> list[int]:
 
 
 def _answer(
-    legal: tuple[int, ...], won: int, samples: int, accept_value: float, refuse_value: float
+    legal: tuple[int, ...], won: float, samples: int, accept_value: float, refuse_value: float
 ) -> int:
     """A raise when :data:`RAISE_SHARE` of the draws won the bazas, else quiero when accepting
     is worth at least refusing."""
@@ -109,7 +114,11 @@ def _duel_in_cards(hand: Hand) -> bool:
 
 
 def _duel_answer(
-    hand: Hand, random: Callable[[], float], samples: int, legal: tuple[int, ...]
+    hand: Hand,
+    random: Callable[[], float],
+    samples: int,
+    legal: tuple[int, ...],
+    read: bool = False,
 ) -> int:
     """:func:`equity_answer` for two players, with the bazas played on by
     :func:`_duel_bazas` instead of the engine: the same draws, the same answer."""
@@ -139,6 +148,20 @@ def _duel_answer(
         hand.parda,
         hand.turn,
     )
+    if read and n:
+        results = hand.baza_results
+        shift = 0.25 * results.count(1 - team) - 0.3 * results.count(team)
+        won_weight = total = 0.0
+        for _ in range(samples):
+            rival = _draw(pool, n, random)
+            rival.sort()
+            weight = truco_bet_likelihood(max(0.0, min(1.0, _strength_of(rival) + shift)))
+            total += weight
+            if _duel_bazas(state, p, own[:], rival):
+                won_weight += weight
+        share = won_weight / total
+        accept_value = share * won_value + (1.0 - share) * lost_value
+        return _answer(legal, round(share * samples, 9), samples, accept_value, refuse_value)
     won = 0
     for _ in range(samples):
         rival = _draw(pool, n, random)
@@ -146,6 +169,13 @@ def _duel_answer(
         won += _duel_bazas(state, p, own[:], rival)
     accept_value = (won * won_value + (samples - won) * lost_value) / samples
     return _answer(legal, won, samples, accept_value, refuse_value)
+
+
+def _strength_of(strengths: list[int]) -> float:
+    """:func:`truco.bots.rollout.truco_strength` of sorted card strengths, before the bazas."""
+    if len(strengths) == 1:
+        return strengths[0] / 13.0
+    return TWO_BEST[strengths[-1]][strengths[-2]]
 
 
 #: What :func:`_duel_bazas` needs of a hand: the seats' teams, the bazas' results, the baza,
@@ -204,18 +234,23 @@ def unseen_cards(hand: Hand, p: int) -> list[int]:
     return [c for c in DECKS[hand.rules.deck] if c not in seen]
 
 
-def play_out_action(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> int:
+def play_out_action(
+    hand: Hand, random: Callable[[], float], samples: int = SAMPLES, read: bool = False
+) -> int:
     """The play-out's action for the hand's actor: the fixed rules', but a truco bet that is
-    the actor's to answer by :func:`equity_answer` (``samples`` draws). What the rules force
-    comes first (a flor to sing or answer, RULES.md 11.3; a lone legal action)."""
+    the actor's to answer by :func:`equity_answer` (``samples`` draws, ``read`` or not). What
+    the rules force comes first (a flor to sing or answer, RULES.md 11.3; a lone legal
+    action)."""
     if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
         forced, _ = open_choices(hand)
-        return forced if forced >= 0 else equity_answer(hand, random, samples)
+        return forced if forced >= 0 else equity_answer(hand, random, samples, read)
     return rollout_action(hand)
 
 
-def play_out(hand: Hand, random: Callable[[], float], samples: int = SAMPLES) -> None:
+def play_out(
+    hand: Hand, random: Callable[[], float], samples: int = SAMPLES, read: bool = False
+) -> None:
     """Play the hand to its end by :func:`play_out_action`."""
     apply = hand.apply
     while not hand.over:
-        apply(play_out_action(hand, random, samples))
+        apply(play_out_action(hand, random, samples, read))

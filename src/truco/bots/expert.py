@@ -28,7 +28,8 @@ bazas against the rivals' cards drawn anew from those the answerer has not seen
 (:mod:`truco.bots.equity`; ``answers=equity`` at any table, ``answers=rules`` never; the
 default ``auto`` counts at two players, where it was measured better, decision 91); ``draws``
 is how many times those cards are drawn for each answer (default 4; 8 measured no better,
-decision 92).
+decision 92); ``answers=read`` counts each draw by how likely the caller's bet was holding it
+(two players; measured no better, decision 92).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -109,7 +110,7 @@ class ExpertBot(Bot):
         for option, value, allowed in (
             ("infer", infer, ("auto", "policy", "rules")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
-            ("answers", answers, ("auto", "rules", "equity")),
+            ("answers", answers, ("auto", "rules", "equity", "read")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -186,13 +187,14 @@ class ExpertBot(Bot):
         answers = self.answers
         if answers == "auto":  # counted where it was measured better: two players (decision 91)
             answers = "equity" if duel else "rules"
-        counted = played is None and answers == "equity"
+        counted = played is None and answers in ("equity", "read")
+        read = answers == "read"
         iterations = self.deals(obs.rules.players)
 
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
             if counted:
-                equity_play_out(hand, chance.random, self.draws)
+                equity_play_out(hand, chance.random, self.draws, read)
             else:
                 play_out(hand, played, chance, greedy, envido_only)
 

@@ -69,7 +69,12 @@ def likelihood(hand: Hand, action: int) -> float:
         else:
             yes = 0.05 + 0.9 * _sigmoid((truco_strength(hand, p) - 0.4) * 10)
         return yes if action == QUIERO else 1.0 - yes
-    strength = truco_strength(hand, p)  # a truco call or raise
+    return truco_bet_likelihood(truco_strength(hand, p))  # a truco call or raise
+
+
+def truco_bet_likelihood(strength: float) -> float:
+    """How likely a player is to call or raise the truco with cards of ``strength``
+    (:func:`truco.bots.rollout.truco_strength`): mostly from strength, with some bluffing."""
     return 0.15 + 0.85 * _sigmoid((strength - 0.6) * 10)
 
 

@@ -42,7 +42,7 @@ from truco.options_hand import FLOR_PENDING, OptionHand
 
 #: The part of :func:`truco_strength` that the two best cards make, by their strengths
 #: (best, second): the same arithmetic, done once.
-_TWO_BEST: tuple[tuple[float, ...], ...] = tuple(
+TWO_BEST: tuple[tuple[float, ...], ...] = tuple(
     tuple(0.65 * (best / 13.0) + 0.35 * second / 13.0 for second in range(14)) for best in range(14)
 )
 
@@ -67,7 +67,7 @@ def truco_strength(hand: Hand, p: int) -> float:
                 best, second = third, best
             elif third > second:
                 second = third
-        score = _TWO_BEST[best][second]
+        score = TWO_BEST[best][second]
     team = hand.team[p]
     results = hand.baza_results
     if results:  # (adding 0.0 would change nothing)
