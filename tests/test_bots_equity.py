@@ -16,7 +16,7 @@ from truco.bots.expert import ExpertBot
 from truco.bots.rollout import open_choices, rollout_action
 from truco.cards import parse_hand
 from truco.errors import TrucoError
-from truco.hand import ENVIDO_PENDING
+from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
 from truco.variants import Rules, find_variant
 
@@ -191,3 +191,30 @@ def test_read_answers_are_an_option_of_expert_and_reproduce() -> None:
     read = _against_heuristic("argentino", 2, answers="read")
     assert read == _against_heuristic("argentino", 2, answers="read")
     assert read != _against_heuristic("argentino", 2, answers="equity")
+
+
+def test_the_read_strength_of_drawn_cards_is_the_rules_truco_strength() -> None:
+    """The weight of a read draw rates the drawn cards as the rules rate a hand's."""
+    from truco.bots.equity import _strength_of
+    from truco.bots.rollout import truco_strength
+    from truco.cards import STRENGTH
+
+    rules = find_variant("argentino")
+    for seed in range(50):
+        hand = Match(rules, seed=seed).hand
+        for p in (0, 1):
+            held = sorted(STRENGTH[c] for c in hand.held[p])
+            assert _strength_of(held) == pytest.approx(truco_strength(hand, p))
+            assert _strength_of(held[1:]) == pytest.approx(
+                truco_strength(_without(hand, p, held[0]), p)
+            )
+
+
+def _without(hand: Hand, p: int, strength: int) -> Hand:
+    """A copy of ``hand`` in which ``p`` no longer holds a card of ``strength``."""
+    from truco.cards import STRENGTH
+
+    copy = hand.clone()
+    held = copy.held[p]
+    held.remove(next(c for c in held if STRENGTH[c] == strength))
+    return copy
