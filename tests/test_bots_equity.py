@@ -14,7 +14,7 @@ from truco.bots import Bot, make_bot
 from truco.bots.equity import equity_answer, play_out, play_out_action, unseen_cards
 from truco.bots.expert import ExpertBot
 from truco.bots.rollout import open_choices, rollout_action
-from truco.cards import parse_hand
+from truco.cards import STRENGTH, parse_hand
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
@@ -197,7 +197,6 @@ def test_the_read_strength_of_drawn_cards_is_the_rules_truco_strength() -> None:
     """The weight of a read draw rates the drawn cards as the rules rate a hand's."""
     from truco.bots.equity import _strength_of
     from truco.bots.rollout import truco_strength
-    from truco.cards import STRENGTH
 
     rules = find_variant("argentino")
     for seed in range(50):
@@ -212,8 +211,6 @@ def test_the_read_strength_of_drawn_cards_is_the_rules_truco_strength() -> None:
 
 def _without(hand: Hand, p: int, strength: int) -> Hand:
     """A copy of ``hand`` in which ``p`` no longer holds a card of ``strength``."""
-    from truco.cards import STRENGTH
-
     copy = hand.clone()
     held = copy.held[p]
     held.remove(next(c for c in held if STRENGTH[c] == strength))

@@ -148,25 +148,25 @@ def _duel_answer(
         hand.parda,
         hand.turn,
     )
-    if read and n:
+    read = read and n > 0
+    shift = 0.0  # what the caller's bazas add to its strength (rollout.truco_strength)
+    if read:
         results = hand.baza_results
         shift = 0.25 * results.count(1 - team) - 0.3 * results.count(team)
-        won_weight = total = 0.0
-        for _ in range(samples):
-            rival = _draw(pool, n, random)
-            rival.sort()
-            weight = truco_bet_likelihood(max(0.0, min(1.0, _strength_of(rival) + shift)))
-            total += weight
-            if _duel_bazas(state, p, own[:], rival):
-                won_weight += weight
-        share = won_weight / total
-        accept_value = share * won_value + (1.0 - share) * lost_value
-        return _answer(legal, round(share * samples, 9), samples, accept_value, refuse_value)
-    won = 0
+    won = total = 0.0  # each draw weighs 1, or by the caller's bet when read
     for _ in range(samples):
         rival = _draw(pool, n, random)
         rival.sort()
-        won += _duel_bazas(state, p, own[:], rival)
+        weight = 1.0
+        if read:
+            weight = truco_bet_likelihood(max(0.0, min(1.0, _strength_of(rival) + shift)))
+        total += weight
+        if _duel_bazas(state, p, own[:], rival):
+            won += weight
+    if read:
+        share = won / total
+        accept_value = share * won_value + (1.0 - share) * lost_value
+        return _answer(legal, round(share * samples, 9), samples, accept_value, refuse_value)
     accept_value = (won * won_value + (samples - won) * lost_value) / samples
     return _answer(legal, won, samples, accept_value, refuse_value)
 
