@@ -19,6 +19,7 @@ what the team knows of itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
 from truco.bots.knowledge import truco_bet_likelihood
@@ -234,23 +235,57 @@ def unseen_cards(hand: Hand, p: int) -> list[int]:
     return [c for c in DECKS[hand.rules.deck] if c not in seen]
 
 
+@dataclass(frozen=True, slots=True)
+class RivalPlay:
+    """How the rivals of the searching seat play in its play-outs (``expert:rival=...``):
+    the seats of ``team`` answer a truco bet reading the caller (``read``, as
+    :func:`equity_answer`), and call or raise the truco where the rules would not with
+    probability ``bluff`` (:meth:`truco.bots.rivals.RivalModels.bluff`)."""
+
+    team: int
+    read: bool = True
+    bluff: float = 0.0
+
+
 def play_out_action(
-    hand: Hand, random: Callable[[], float], samples: int = SAMPLES, read: bool = False
+    hand: Hand,
+    random: Callable[[], float],
+    samples: int = SAMPLES,
+    read: bool = False,
+    rival: RivalPlay | None = None,
 ) -> int:
     """The play-out's action for the hand's actor: the fixed rules', but a truco bet that is
     the actor's to answer by :func:`equity_answer` (``samples`` draws, ``read`` or not). What
     the rules force comes first (a flor to sing or answer, RULES.md 11.3; a lone legal
-    action)."""
+    action). With ``rival``, its seats read and bluff as it says."""
+    if rival is not None and hand.team[hand.actor] != rival.team:
+        rival = None  # not a rival's move: the searching side plays by the rules
     if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
         forced, _ = open_choices(hand)
-        return forced if forced >= 0 else equity_answer(hand, random, samples, read)
-    return rollout_action(hand)
+        if forced >= 0:
+            return forced
+        return equity_answer(hand, random, samples, read or (rival is not None and rival.read))
+    action = rollout_action(hand)
+    if (
+        rival is not None
+        and rival.bluff > 0.0
+        and not TRUCO <= action <= JOC_FORA
+        and hand.envido_state != ENVIDO_PENDING
+    ):
+        for call in hand.legal_actions():  # at most one truco call is ever legal
+            if TRUCO <= call <= JOC_FORA:
+                return call if random() < rival.bluff else action
+    return action
 
 
 def play_out(
-    hand: Hand, random: Callable[[], float], samples: int = SAMPLES, read: bool = False
+    hand: Hand,
+    random: Callable[[], float],
+    samples: int = SAMPLES,
+    read: bool = False,
+    rival: RivalPlay | None = None,
 ) -> None:
     """Play the hand to its end by :func:`play_out_action`."""
     apply = hand.apply
     while not hand.over:
-        apply(play_out_action(hand, random, samples, read))
+        apply(play_out_action(hand, random, samples, read, rival))

@@ -45,7 +45,7 @@ from pathlib import Path
 
 from truco.bots.base import Bot, register
 from truco.bots.edge import Edge
-from truco.bots.equity import SAMPLES
+from truco.bots.equity import SAMPLES, RivalPlay
 from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
@@ -105,12 +105,14 @@ class ExpertBot(Bot):
         prior_edge: float = 0.0,
         answers: str = "auto",
         draws: int = SAMPLES,
+        rival: str = "rules",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
             ("infer", infer, ("auto", "policy", "rules")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
+            ("rival", rival, ("rules", "read", "fit")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -129,6 +131,7 @@ class ExpertBot(Bot):
         self.infer = infer
         self.playouts = playouts
         self.answers = answers
+        self.rival = rival
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -189,12 +192,16 @@ class ExpertBot(Bot):
             answers = "equity" if duel else "rules"
         counted = played is None and answers in ("equity", "read")
         read = answers == "read"
+        rival = None
+        if counted and self.rival != "rules":
+            bluff = self.rivals.bluff() if self.rival == "fit" else 0.0
+            rival = RivalPlay(1 - (obs.seat & 1), read=True, bluff=bluff)
         iterations = self.deals(obs.rules.players)
 
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
             if counted:
-                equity_play_out(hand, chance.random, self.draws, read)
+                equity_play_out(hand, chance.random, self.draws, read, rival)
             else:
                 play_out(hand, played, chance, greedy, envido_only)
 

@@ -11,6 +11,11 @@ beats the rules' by the prior odds :data:`PRIOR_LOG_ODDS` (the rules are how our
 bots, and most simple bots, bet). The rules model is made a proper distribution by giving its action
 ``1 - EPSILON`` and the others the rest alike.
 
+It also counts, from the public moves of every finished hand, how often the rivals called or
+raised the truco when they could (:meth:`RivalModels.bluff`): a rival that calls far more often
+than the rules' threshold would is bluffing, and ``expert:rival=fit`` lets the rivals of its
+play-outs bluff as often.
+
 Only what the seat saw is used: its own cards (remembered from its observations), the public
 moves, the cards played and shown.
 """
@@ -21,7 +26,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from truco.actions import is_sena
+from truco.actions import JOC_FORA, TRUCO, is_sena
 from truco.bots.abstraction import PLAY
 from truco.bots.policy import PolicyTable, bet_decision
 from truco.bots.rollout import rollout_action
@@ -38,6 +43,13 @@ MODELS = ("rules", "policy")
 #: wrong model of the rivals measured far worse than under the rules, README), so the policy
 #: takes over only on decisive evidence (about 9.2 nats, "decisive" on Jeffreys' scale).
 PRIOR_LOG_ODDS = math.log(10_000)
+#: The share of the chances to call or raise the truco at which the rules' threshold calls
+#: (strength 0.75, :func:`truco.bots.rollout.rollout_action`), as measured over the seats of
+#: recorded argentino duels (0.11 to 0.17 for every bot measured): calls beyond it are bluffs.
+RULES_CALL_SHARE = 0.13
+#: The prior of the call count, in chances: a rival is taken to call at the rules' share
+#: until about this many chances say otherwise.
+PRIOR_CHANCES = 10.0
 
 
 def model_probability(model: str, hand: Hand, action: int, table: PolicyTable | None) -> float:
@@ -71,6 +83,9 @@ class RivalModels:
 
     evidence: dict[str, float] = field(default_factory=lambda: dict.fromkeys(MODELS, 0.0))
     hands_scored: int = 0
+    #: The rivals' chances to call or raise the truco in the finished hands, and their calls.
+    chances: int = 0
+    calls: int = 0
     _own: dict[tuple[int, int, int], tuple[int, ...]] = field(default_factory=dict)
     _done: set[tuple[int, int, int]] = field(default_factory=set)
 
@@ -79,6 +94,13 @@ class RivalModels:
         rules' by more than :data:`PRIOR_LOG_ODDS`."""
         margin = self.evidence["policy"] - self.evidence["rules"]
         return "policy" if margin > PRIOR_LOG_ODDS else "rules"
+
+    def bluff(self) -> float:
+        """How often the rivals call or raise the truco where the rules' threshold would not:
+        their share of calls in their chances (shrunk toward :data:`RULES_CALL_SHARE` by
+        :data:`PRIOR_CHANCES`), less the share the threshold makes, over the chances left."""
+        share = (self.calls + RULES_CALL_SHARE * PRIOR_CHANCES) / (self.chances + PRIOR_CHANCES)
+        return max(0.0, share - RULES_CALL_SHARE) / (1.0 - RULES_CALL_SHARE)
 
     def observe(self, obs: Observation, table: PolicyTable | None) -> None:
         """Remember the seat's cards in this hand, and score the previous hand if it ended
@@ -107,8 +129,7 @@ class RivalModels:
     ) -> None:
         if hand.kind != "redondo":
             return
-        rules = obs.rules
-        n = rules.players
+        n = obs.rules.players
         known: list[list[int]] = [[] for _ in range(n)]
         known[obs.seat] = list(self._own[start])
         for move in hand.moves:
@@ -117,24 +138,20 @@ class RivalModels:
         for seat, card in hand.shown:
             if card not in known[seat]:
                 known[seat].append(card)
-        rivals = [s for s in range(n) if s % 2 != obs.seat % 2 and len(set(known[s])) == 3]
-        if not rivals or len(known[obs.seat]) != 3:
+        if len(known[obs.seat]) != 3:
             return
-        used = {c for cards in known for c in cards}
-        rest = [c for c in rules.cards if c not in used]
-        random.Random(start[0] * 100 + start[1]).shuffle(rest)
-        deal = []
-        for seat in range(n):
-            cards = list(dict.fromkeys(known[seat]))
-            while len(cards) < 3:
-                cards.append(rest.pop())
-            deal.append(tuple(cards[:3]))
-        match = Match(rules, score=start[:2], camas=obs.camas, mano=start[2], auto_deal=False)
-        match.start_hand(tuple(deal))
+        match = _replay_match(obs, start, known)
+        rivals = {s for s in range(n) if s % 2 != obs.seat % 2 and len(set(known[s])) == 3}
         gained = dict.fromkeys(MODELS, 0.0)
         for move in hand.moves:
             if match.hand.over:
                 break
+            rival = (move.seat - obs.seat) % 2 == 1
+            if rival and not is_sena(move.action) and not match.hand.truco_pending:
+                legal = match.legal_actions()
+                if any(TRUCO <= a <= JOC_FORA for a in legal):
+                    self.chances += 1
+                    self.calls += TRUCO <= move.action <= JOC_FORA
             if move.seat in rivals and not is_sena(move.action):
                 for model in MODELS:
                     p = model_probability(model, match.hand, move.action, table)
@@ -143,6 +160,27 @@ class RivalModels:
             if is_sena(move.action):
                 continue
             match.apply(move.action)
+        if not rivals:
+            return
         for model in MODELS:
             self.evidence[model] += gained[model]
         self.hands_scored += 1
+
+
+def _replay_match(obs: Observation, start: tuple[int, int, int], known: list[list[int]]) -> Match:
+    """The finished hand that began at ``start``, dealt again to be replayed: the cards known
+    of each seat, the rest of each hand from the unseen cards (a fixed shuffle). Only the
+    known cards' play depends on them: a truco call's legality never does."""
+    rules = obs.rules
+    used = {c for cards in known for c in cards}
+    rest = [c for c in rules.cards if c not in used]
+    random.Random(start[0] * 100 + start[1]).shuffle(rest)
+    deal = []
+    for seat in range(rules.players):
+        cards = list(dict.fromkeys(known[seat]))
+        while len(cards) < 3:
+            cards.append(rest.pop())
+        deal.append(tuple(cards[:3]))
+    match = Match(rules, score=start[:2], camas=obs.camas, mano=start[2], auto_deal=False)
+    match.start_hand(tuple(deal))
+    return match

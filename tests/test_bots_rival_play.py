@@ -1,0 +1,117 @@
+"""``expert:rival=read`` and ``rival=fit``: the rivals of the play-outs answer a truco bet
+reading the caller and bluff as often as the real rivals were seen to call
+(:class:`truco.bots.equity.RivalPlay`, :meth:`truco.bots.rivals.RivalModels.bluff`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support import match_after
+
+from truco.actions import NO_QUIERO, QUIERO, TRUCO
+from truco.bots import Bot, make_bot
+from truco.bots.equity import RivalPlay, equity_answer, play_out, play_out_action
+from truco.bots.expert import ExpertBot
+from truco.bots.rivals import PRIOR_CHANCES, RULES_CALL_SHARE, RivalModels
+from truco.bots.rollout import rollout_action
+from truco.errors import TrucoError
+from truco.match import Match
+from truco.variants import find_variant
+
+# p0 is mano with nothing to call a truco on: the rules lead a card.
+WEAK = ["4e 5o 6b", "1e 7e 3c"]
+
+
+def test_a_rival_that_bluffs_calls_where_the_rules_do_not() -> None:
+    m = match_after("argentino", WEAK, [])
+    hand = m.hand
+    assert hand.actor == 0 and TRUCO in hand.legal_actions()
+    ruled = rollout_action(hand)
+    assert ruled < 40  # a card
+    always = random.Random(1).random
+    assert play_out_action(hand, always, rival=RivalPlay(team=0, bluff=1.0)) == TRUCO
+    # the searching side plays by the rules, and a rival that never bluffs too
+    assert play_out_action(hand, always, rival=RivalPlay(team=1, bluff=1.0)) == ruled
+    assert play_out_action(hand, always, rival=RivalPlay(team=0, bluff=0.0)) == ruled
+    assert play_out_action(hand, lambda: 0.99, rival=RivalPlay(team=0, bluff=0.5)) == ruled
+    assert play_out_action(hand, lambda: 0.01, rival=RivalPlay(team=0, bluff=0.5)) == TRUCO
+
+
+def test_a_rival_reads_the_caller_and_the_searching_side_does_not() -> None:
+    # p1 holds the 1o against an opening truco (tests/test_bots_equity.py: read, it folds).
+    m = match_after("argentino", ["4e 4o 5b", "1o 10e 4c"], ["p0 truco"])
+    hand = m.hand
+    for seed in (1, 2):
+        draws = 400
+        read = equity_answer(hand, random.Random(seed).random, draws, read=True)
+        plain = equity_answer(hand, random.Random(seed).random, draws)
+        assert (read, plain) == (NO_QUIERO, QUIERO)
+        rival = play_out_action(hand, random.Random(seed).random, draws, rival=RivalPlay(1))
+        mine = play_out_action(hand, random.Random(seed).random, draws, rival=RivalPlay(0))
+        assert (rival, mine) == (read, plain)
+
+
+def test_play_outs_with_bluffing_rivals_end_every_hand() -> None:
+    rng = random.Random(4)
+    for seed in range(30):
+        hand = Match(find_variant("argentino"), seed=seed).hand
+        play_out(hand, rng.random, 4, rival=RivalPlay(seed % 2, bluff=0.6))
+        assert hand.over and sum(hand.points) > 0
+
+
+def test_the_rivals_bluffs_are_their_calls_beyond_the_rules_share() -> None:
+    models = RivalModels()
+    assert models.bluff() == 0.0  # the prior: calls at the rules' share, no bluff
+    models.chances, models.calls = 90, 50
+    share = (50 + RULES_CALL_SHARE * PRIOR_CHANCES) / (90 + PRIOR_CHANCES)
+    assert models.bluff() == pytest.approx((share - RULES_CALL_SHARE) / (1 - RULES_CALL_SHARE))
+    models.calls = 0
+    assert models.bluff() == 0.0
+
+
+def _seen_bluff(rival: str) -> RivalModels:
+    """What ``expert`` counted of ``rival``'s truco calls over a seeded game."""
+    expert = make_bot("expert", seed=1, iterations=20)
+    other = make_bot(rival, seed=2)
+    match = Match("argentino", seed=3)
+    while not match.over:
+        if match.hand.over:
+            match.start_hand()
+            continue
+        bot = expert if match.turn == 0 else other
+        match.apply(bot.choose(match.observation(match.turn)))
+    assert isinstance(expert, ExpertBot)
+    return expert.rivals
+
+
+def test_a_loose_rival_is_seen_to_bluff_and_a_tight_one_not() -> None:
+    loose, tight = _seen_bluff("loose"), _seen_bluff("tight")
+    for seen in (loose, tight):
+        assert seen.chances >= 10 and 0 <= seen.calls <= seen.chances
+    assert loose.calls / loose.chances > 0.3 > tight.calls / tight.chances
+    assert loose.bluff() > 0.15 and tight.bluff() == 0.0
+
+
+def _moves(rival: str) -> list[int]:
+    bots: list[Bot] = [
+        make_bot("expert", seed=7, iterations=20, rival=rival),
+        make_bot("loose", seed=2),
+    ]
+    match = Match("argentino", seed=11)
+    moves: list[int] = []
+    while not match.over and len(moves) < 300:
+        if match.hand.over:
+            match.start_hand()
+        action = bots[match.turn].choose(match.observation(match.turn))
+        match.apply(action)
+        moves.append(action)
+    return moves
+
+
+def test_the_rival_play_is_an_option_of_expert_and_reproduces() -> None:
+    default, read, fit = _moves("rules"), _moves("read"), _moves("fit")
+    assert default == _moves("rules") and fit == _moves("fit")
+    assert len({tuple(default), tuple(read), tuple(fit)}) == 3
+    with pytest.raises(TrucoError, match="rival must be one of rules, read, fit, not 'x'"):
+        make_bot("expert", rival="x")
