@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
+from truco.bots import Bot
 from truco.errors import RecordError
 from truco.match import Match
 from truco.records import HandRecord, Record
 from truco.referee import ReplayResult, replay
+from truco.variants import Rules
 
 
 def record(variant: str, *hands: tuple[list[str], list[str]], **top: Any) -> Record:
@@ -51,3 +53,16 @@ def legal(variant: str, cards: list[str], actions: list[str], **top: Any) -> set
 
     m = match_after(variant, cards, actions, **top)
     return {token(a) for a in m.legal_actions()}
+
+
+def moves_of(bots: list[Bot], rules: Rules, seed: int, limit: int = 300) -> list[int]:
+    """The first ``limit`` moves of a seeded match of ``bots``."""
+    match = Match(rules, seed=seed)
+    moves: list[int] = []
+    while not match.over and len(moves) < limit:
+        if match.hand.over:
+            match.start_hand()
+        action = bots[match.turn].choose(match.observation(match.turn))
+        match.apply(action)
+        moves.append(action)
+    return moves

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from support import match_after
+from support import match_after, moves_of
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
-from truco.bots import Bot, make_bot
+from truco.bots import make_bot
 from truco.bots.equity import equity_answer, play_out, play_out_action, unseen_cards
 from truco.bots.expert import ExpertBot
 from truco.bots.rollout import open_choices, rollout_action
@@ -18,7 +18,7 @@ from truco.cards import STRENGTH, parse_hand
 from truco.errors import TrucoError
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match
-from truco.variants import Rules, find_variant
+from truco.variants import find_variant
 
 # p0 wins the first baza with the 1b; p1 is left with the 3 and the 2 and answers vale cuatro.
 LATE = ["1b 4b 4o", "3e 2c 4c"]
@@ -65,23 +65,10 @@ def test_play_outs_with_counted_answers_end_every_hand(variant: str, players: in
         assert hand.over and sum(hand.points) > 0
 
 
-def _moves(bots: list[Bot], rules: Rules, seed: int, limit: int = 300) -> list[int]:
-    """The first ``limit`` moves of a seeded match of ``bots``."""
-    match = Match(rules, seed=seed)
-    moves: list[int] = []
-    while not match.over and len(moves) < limit:
-        if match.hand.over:
-            match.start_hand()
-        action = bots[match.turn].choose(match.observation(match.turn))
-        match.apply(action)
-        moves.append(action)
-    return moves
-
-
 def test_an_expert_with_counted_answers_is_reproducible_and_checks_its_option() -> None:
     def game(seed: int) -> list[int]:
         bots = [make_bot("expert", seed=seed + s, iterations=30, answers="equity") for s in (0, 1)]
-        return _moves(bots, find_variant("argentino"), seed, limit=400)
+        return moves_of(bots, find_variant("argentino"), seed, limit=400)
 
     assert game(3) == game(3)
     message = "answers must be one of auto, rules, equity, read, not 'x'"
@@ -112,7 +99,7 @@ def _against_heuristic(variant: str, players: int, **options: object) -> list[in
         else make_bot("heuristic", seed=seat)
         for seat in range(players)
     ]
-    return _moves(bots, find_variant(variant, players=players), 11)
+    return moves_of(bots, find_variant(variant, players=players), 11)
 
 
 def test_by_default_answers_are_counted_at_two_players_only() -> None:

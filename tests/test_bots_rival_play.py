@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from support import match_after
+from support import match_after, moves_of
 
 from truco.actions import NO_QUIERO, QUIERO, TRUCO
 from truco.bots import Bot, make_bot
@@ -98,15 +98,7 @@ def _moves(rival: str) -> list[int]:
         make_bot("expert", seed=7, iterations=20, rival=rival),
         make_bot("loose", seed=2),
     ]
-    match = Match("argentino", seed=11)
-    moves: list[int] = []
-    while not match.over and len(moves) < 300:
-        if match.hand.over:
-            match.start_hand()
-        action = bots[match.turn].choose(match.observation(match.turn))
-        match.apply(action)
-        moves.append(action)
-    return moves
+    return moves_of(bots, find_variant("argentino"), 11)
 
 
 def test_the_rival_play_is_an_option_of_expert_and_reproduces() -> None:
