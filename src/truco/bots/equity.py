@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
 from truco.bots.knowledge import truco_bet_likelihood
-from truco.bots.rollout import TWO_BEST, open_choices, play_card, rollout_action
+from truco.bots.rollout import TWO_BEST, odds_action, open_choices, play_card, rollout_action
 from truco.bots.value import win_probability
 from truco.cards import DECKS, STRENGTH
 from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, Hand, _truco_winner
@@ -253,11 +253,13 @@ def play_out_action(
     samples: int = SAMPLES,
     read: bool = False,
     rival: RivalPlay | None = None,
+    odds: bool = False,
 ) -> int:
     """The play-out's action for the hand's actor: the fixed rules', but a truco bet that is
     the actor's to answer by :func:`equity_answer` (``samples`` draws, ``read`` or not). What
     the rules force comes first (a flor to sing or answer, RULES.md 11.3; a lone legal
-    action). With ``rival``, its seats read and bluff as it says."""
+    action). With ``rival``, its seats read and bluff as it says; with ``odds``, envido calls
+    are answered by :func:`truco.bots.rollout.odds_action`."""
     if rival is not None and hand.team[hand.actor] != rival.team:
         rival = None  # not a rival's move: the searching side plays by the rules
     if hand.truco_pending and hand.envido_state != ENVIDO_PENDING:
@@ -265,7 +267,7 @@ def play_out_action(
         if forced >= 0:
             return forced
         return equity_answer(hand, random, samples, read or (rival is not None and rival.read))
-    action = rollout_action(hand)
+    action = odds_action(hand) if odds else rollout_action(hand)
     if (
         rival is not None
         and rival.bluff > 0.0
@@ -284,8 +286,9 @@ def play_out(
     samples: int = SAMPLES,
     read: bool = False,
     rival: RivalPlay | None = None,
+    odds: bool = False,
 ) -> None:
     """Play the hand to its end by :func:`play_out_action`."""
     apply = hand.apply
     while not hand.over:
-        apply(play_out_action(hand, random, samples, read, rival))
+        apply(play_out_action(hand, random, samples, read, rival, odds))

@@ -50,6 +50,7 @@ from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
 from truco.bots.rivals import RivalModels
+from truco.bots.rollout import odds_play_out
 from truco.bots.search import search_deals, to_search
 from truco.errors import TrucoError
 from truco.hand import Hand
@@ -106,6 +107,7 @@ class ExpertBot(Bot):
         answers: str = "auto",
         draws: int = SAMPLES,
         rival: str = "rules",
+        envido: str = "rules",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -113,6 +115,7 @@ class ExpertBot(Bot):
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
+            ("envido", envido, ("rules", "odds")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -132,6 +135,7 @@ class ExpertBot(Bot):
         self.playouts = playouts
         self.answers = answers
         self.rival = rival
+        self.envido = envido
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -197,11 +201,14 @@ class ExpertBot(Bot):
             bluff = self.rivals.bluff() if self.rival == "fit" else 0.0
             rival = RivalPlay(1 - (obs.seat & 1), read=True, bluff=bluff)
         iterations = self.deals(obs.rules.players)
+        odds = self.envido == "odds" and played is None
 
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
             if counted:
-                equity_play_out(hand, chance.random, self.draws, read, rival)
+                equity_play_out(hand, chance.random, self.draws, read, rival, odds)
+            elif odds:
+                odds_play_out(hand)
             else:
                 play_out(hand, played, chance, greedy, envido_only)
 

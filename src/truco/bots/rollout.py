@@ -35,7 +35,7 @@ from truco.bots.team import (
     team_truco_strength,
 )
 from truco.cards import STRENGTH, envido_value
-from truco.envido import falta_points, rejected_points
+from truco.envido import accepted_points, falta_points, rejected_points
 from truco.flor import flor_value, has_flor
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.options_hand import FLOR_PENDING, OptionHand
@@ -129,6 +129,56 @@ def rollout_action(hand: Hand) -> int:
                 return call
             break
     return play_card(hand, p, legal)
+
+
+def odds_action(hand: Hand) -> int:
+    """:func:`rollout_action`, but an envido call is answered by its odds
+    (:func:`answer_envido_by_odds`; ``expert:envido=odds``). The rules' own raise with 31 or
+    more stays."""
+    if hand.envido_state != ENVIDO_PENDING:
+        return rollout_action(hand)
+    forced, legal = open_choices(hand)
+    if forced >= 0:
+        return forced
+    p = hand.actor
+    if (
+        envido_value(hand.dealt[p]) >= 31
+        and len(hand.envido_chain) < 2
+        and len(legal) > 2
+        and legal[2] != FALTA_ENVIDO
+    ):
+        return legal[2]
+    return answer_envido_by_odds(hand, p)
+
+
+def answer_envido_by_odds(hand: Hand, p: int) -> int:
+    """An envido call answered by what it stakes (RULES.md 5.2-5.4): quiero when accepting is
+    worth more than refusing in the chance of winning the game, with the chance that the
+    team's envido wins as ``p`` knows it, every call read as :func:`envido_support_hand` reads
+    it. Unlike a fixed threshold it counts the points a "no quiero" gives away: facing the
+    seventh envido of an espanol chain (14 points, 12 if refused) it takes almost anything,
+    so a raise with nothing is no longer worth it just because it is often refused."""
+    rules = hand.rules
+    team = hand.team[p]
+    score = hand.score
+    chain = hand.envido_chain
+    if chain[-1] == FALTA_ENVIDO:
+        mine = falta_points(score, team, rules.target, rules.falta_rule, hand.falta_fixed)
+        theirs = falta_points(score, 1 - team, rules.target, rules.falta_rule, hand.falta_fixed)
+    else:
+        mine = theirs = accepted_points(chain, 0)
+    chance = envido_support_hand(hand, p)
+    accept = accept_beats_reject(
+        chance, score, team, rules.target, mine, theirs, rejected_points(chain)
+    )
+    return QUIERO if accept else NO_QUIERO
+
+
+def odds_play_out(hand: Hand) -> None:
+    """Play the hand to its end with :func:`odds_action` for every seat."""
+    apply = hand.apply
+    while not hand.over:
+        apply(odds_action(hand))
 
 
 def _refusal_ends_it(hand: Hand, p: int) -> bool:
