@@ -61,11 +61,22 @@ def _moves(envido: str, rules: Rules, seed: int) -> list[int]:
     return moves_of(bots, rules, seed)
 
 
-@pytest.mark.parametrize("variant, players", [("argentino", 2), ("espanol", 4)])
-def test_the_odds_are_an_option_of_expert_and_reproduce(variant: str, players: int) -> None:
+@pytest.mark.parametrize(
+    "variant, players, by_odds", [("argentino", 2, False), ("espanol", 4, True)]
+)
+def test_the_odds_are_an_option_of_expert_and_reproduce(
+    variant: str, players: int, by_odds: bool
+) -> None:
     rules = find_variant(variant, players=players)
     odds = _moves("odds", rules, 5)
     assert odds == _moves("odds", rules, 5)
     assert odds != _moves("rules", rules, 5)
-    with pytest.raises(TrucoError, match="envido must be one of rules, odds, not 'x'"):
+    # the default: by the odds at team tables of an unlimited chain (decision 94)
+    assert _moves("auto", rules, 5) == (odds if by_odds else _moves("rules", rules, 5))
+
+
+def test_the_default_keeps_the_thresholds_where_the_chain_is_limited() -> None:
+    rules = find_variant("valenciano", players=4)  # envit and torne at most (RULES.md 5.2)
+    assert _moves("auto", rules, 3) == _moves("rules", rules, 3)
+    with pytest.raises(TrucoError, match="envido must be one of auto, rules, odds, not 'x'"):
         make_bot("expert", envido="x")

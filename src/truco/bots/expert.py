@@ -29,7 +29,13 @@ bazas against the rivals' cards drawn anew from those the answerer has not seen
 default ``auto`` counts at two players, where it was measured better, decision 91); ``draws``
 is how many times those cards are drawn for each answer (default 4; 8 measured no better,
 decision 92); ``answers=read`` counts each draw by how likely the caller's bet was holding it
-(two players; measured no better, decision 92).
+(two players; measured no better, decision 92). At team tables the fixed rules' play-outs
+answer an envido call by what it stakes (``envido=odds``,
+:func:`truco.bots.rollout.answer_envido_by_odds`): a "no quiero" to a long chain gives away
+most of it, so a raise with nothing is not worth making just because a threshold refuses it
+(the default ``auto`` does so at team tables whose envido chain is unlimited, argentino and
+espanol, RULES.md 5.2; ``envido=rules`` keeps the thresholds; measured worse at two players,
+decision 94).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -107,7 +113,7 @@ class ExpertBot(Bot):
         answers: str = "auto",
         draws: int = SAMPLES,
         rival: str = "rules",
-        envido: str = "rules",
+        envido: str = "auto",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -115,7 +121,7 @@ class ExpertBot(Bot):
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
-            ("envido", envido, ("rules", "odds")),
+            ("envido", envido, ("auto", "rules", "odds")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -201,7 +207,10 @@ class ExpertBot(Bot):
             bluff = self.rivals.bluff() if self.rival == "fit" else 0.0
             rival = RivalPlay(1 - (obs.seat & 1), read=True, bluff=bluff)
         iterations = self.deals(obs.rules.players)
-        odds = self.envido == "odds" and played is None
+        envido = self.envido
+        if envido == "auto":  # the odds where measured better: team tables, unlimited chains
+            envido = "odds" if not duel and obs.rules.max_envidos == 0 else "rules"  # decision 94
+        odds = envido == "odds" and played is None
 
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
