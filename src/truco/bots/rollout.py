@@ -101,7 +101,7 @@ def rollout_action(hand: Hand) -> int:
     team_game = hand.k >= 4
     if hand.envido_state == ENVIDO_PENDING:
         if team_game and hand.envido_chain[-1] == FALTA_ENVIDO:
-            return _answer_falta(hand, p)
+            return answer_envido_by_odds(hand, p)  # a falta: what it does to the game
         value = envido_value(hand.dealt[p])
         raised = len(hand.envido_chain) > 1  # this team already called: it is committed
         short = len(hand.envido_chain) < 2  # raise once at most: chains must end
@@ -189,20 +189,6 @@ def _refusal_ends_it(hand: Hand, p: int) -> bool:
     refused in some play-outs, for the whole game."""
     callers = 1 - hand.team[p]
     return hand.score[callers] + rejected_points(hand.envido_chain) >= hand.rules.target
-
-
-def _answer_falta(hand: Hand, p: int) -> int:
-    """A falta envido in a team game: quiero when the team's envido, as ``p`` knows it, makes
-    accepting worth more than refusing in the chance of winning the game (RULES.md 5.4)."""
-    rules = hand.rules
-    team = hand.team[p]
-    score = hand.score
-    chance = envido_support_hand(hand, p)
-    mine = falta_points(score, team, rules.target, rules.falta_rule, hand.falta_fixed)
-    theirs = falta_points(score, 1 - team, rules.target, rules.falta_rule, hand.falta_fixed)
-    refused = rejected_points(hand.envido_chain)
-    accept = accept_beats_reject(chance, score, team, rules.target, mine, theirs, refused)
-    return QUIERO if accept else NO_QUIERO
 
 
 def _option_action(hand: OptionHand, p: int, legal: tuple[int, ...]) -> int:
