@@ -78,5 +78,8 @@ def test_the_odds_are_an_option_of_expert_and_reproduce(
 def test_the_default_keeps_the_thresholds_where_the_chain_is_limited() -> None:
     rules = find_variant("valenciano", players=4)  # envit and torne at most (RULES.md 5.2)
     assert _moves("auto", rules, 3) == _moves("rules", rules, 3)
+
+
+def test_a_bad_value_is_refused_by_name() -> None:
     with pytest.raises(TrucoError, match="envido must be one of auto, rules, odds, not 'x'"):
         make_bot("expert", envido="x")

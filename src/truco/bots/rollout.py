@@ -104,8 +104,7 @@ def rollout_action(hand: Hand) -> int:
             return answer_envido_by_odds(hand, p)  # a falta: what it does to the game
         value = envido_value(hand.dealt[p])
         raised = len(hand.envido_chain) > 1  # this team already called: it is committed
-        short = len(hand.envido_chain) < 2  # raise once at most: chains must end
-        if value >= 31 and short and len(legal) > 2 and legal[2] != FALTA_ENVIDO:
+        if _raises_envido(hand, value, legal):
             return legal[2]
         if value >= (23 if raised else 26) or _refusal_ends_it(hand, p):
             return QUIERO
@@ -141,14 +140,17 @@ def odds_action(hand: Hand) -> int:
     if forced >= 0:
         return forced
     p = hand.actor
-    if (
-        envido_value(hand.dealt[p]) >= 31
-        and len(hand.envido_chain) < 2
-        and len(legal) > 2
-        and legal[2] != FALTA_ENVIDO
-    ):
+    if _raises_envido(hand, envido_value(hand.dealt[p]), legal):
         return legal[2]
     return answer_envido_by_odds(hand, p)
+
+
+def _raises_envido(hand: Hand, value: int, legal: tuple[int, ...]) -> bool:
+    """The rules' raise of a pending envido call, ``legal[2]``: with 31 or more, once at most
+    (chains must end), never to falta."""
+    return (
+        value >= 31 and len(hand.envido_chain) < 2 and len(legal) > 2 and legal[2] != FALTA_ENVIDO
+    )
 
 
 def answer_envido_by_odds(hand: Hand, p: int) -> int:
