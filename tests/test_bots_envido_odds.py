@@ -62,7 +62,8 @@ def _moves(envido: str, rules: Rules, seed: int) -> list[int]:
 
 
 @pytest.mark.parametrize(
-    "variant, players, by_odds", [("argentino", 2, False), ("espanol", 4, True)]
+    "variant, players, by_odds",
+    [("argentino", 2, False), ("espanol", 4, True), ("valenciano", 4, True)],
 )
 def test_the_odds_are_an_option_of_expert_and_reproduce(
     variant: str, players: int, by_odds: bool
@@ -71,13 +72,13 @@ def test_the_odds_are_an_option_of_expert_and_reproduce(
     odds = _moves("odds", rules, 5)
     assert odds == _moves("odds", rules, 5)
     assert odds != _moves("rules", rules, 5)
-    # the default: by the odds at team tables of an unlimited chain (decision 94)
+    # the default: by the odds at team tables (decisions 94 and 95), the thresholds at two
     assert _moves("auto", rules, 5) == (odds if by_odds else _moves("rules", rules, 5))
 
 
-def test_the_default_keeps_the_thresholds_where_the_chain_is_limited() -> None:
-    rules = find_variant("valenciano", players=4)  # envit and torne at most (RULES.md 5.2)
-    assert _moves("auto", rules, 3) == _moves("rules", rules, 3)
+def test_the_default_keeps_the_thresholds_at_two_players_in_every_preset() -> None:
+    rules = find_variant("valenciano", players=2)  # envit and torne at most (RULES.md 5.2)
+    assert _moves("auto", rules, 3) == _moves("rules", rules, 3) != _moves("odds", rules, 3)
 
 
 def test_a_bad_value_is_refused_by_name() -> None:

@@ -33,9 +33,8 @@ decision 92); ``answers=read`` counts each draw by how likely the caller's bet w
 answer an envido call by what it stakes (``envido=odds``,
 :func:`truco.bots.rollout.answer_envido_by_odds`): a "no quiero" to a long chain gives away
 most of it, so a raise with nothing is not worth making just because a threshold refuses it
-(the default ``auto`` does so at team tables whose envido chain is unlimited, argentino and
-espanol, RULES.md 5.2; ``envido=rules`` keeps the thresholds; measured worse at two players,
-decision 94).
+(the default ``auto`` does so at every team table, decisions 94 and 95; ``envido=rules`` keeps
+the thresholds, as two-player tables do, where the odds measured worse).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -208,8 +207,8 @@ class ExpertBot(Bot):
             rival = RivalPlay(1 - (obs.seat & 1), read=True, bluff=bluff)
         iterations = self.deals(obs.rules.players)
         envido = self.envido
-        if envido == "auto":  # the odds where measured better: team tables, unlimited chains
-            envido = "odds" if not duel and obs.rules.max_envidos == 0 else "rules"  # decision 94
+        if envido == "auto":  # the odds where measured better: team tables (decisions 94, 95)
+            envido = "rules" if duel else "odds"
         odds = envido == "odds" and played is None
 
         def play(hand: Hand) -> None:
