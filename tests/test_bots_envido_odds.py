@@ -69,15 +69,15 @@ def test_the_odds_are_an_option_of_expert_and_reproduce(
     variant: str, players: int, by_odds: bool
 ) -> None:
     rules = find_variant(variant, players=players)
-    odds = _moves("odds", rules, 5)
+    odds, thresholds = _moves("odds", rules, 5), _moves("rules", rules, 5)
     assert odds == _moves("odds", rules, 5)
-    assert odds != _moves("rules", rules, 5)
+    assert odds != thresholds
     # the default: by the odds at team tables (decisions 94 and 95), the thresholds at two
-    assert _moves("auto", rules, 5) == (odds if by_odds else _moves("rules", rules, 5))
+    assert _moves("auto", rules, 5) == (odds if by_odds else thresholds)
 
 
-def test_the_default_keeps_the_thresholds_at_two_players_in_every_preset() -> None:
-    rules = find_variant("valenciano", players=2)  # envit and torne at most (RULES.md 5.2)
+def test_the_default_keeps_the_thresholds_at_two_players_in_valenciano_too() -> None:
+    rules = find_variant("valenciano", players=2)  # argentino 2 is in the test above
     assert _moves("auto", rules, 3) == _moves("rules", rules, 3) != _moves("odds", rules, 3)
 
 
