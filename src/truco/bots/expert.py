@@ -36,6 +36,12 @@ most of it, so a raise with nothing is not worth making just because a threshold
 (the default ``auto`` does so at every team table, decisions 94 and 95; ``envido=rules`` keeps
 the thresholds, as two-player tables do, where the odds measured worse).
 
+At two-player argentino tables, while the rules model holds (``infer=auto``), the rivals'
+envido moves are read by the rates measured in recorded duels (:mod:`truco.bots.reading`,
+``infer=read``; decision 96): a plain envido opening says the caller holds no 28, a falta
+envido says it holds 27 or more. ``infer=rules`` keeps the sampler's single curve for every
+call; other tables and presets keep it too (not measured there).
+
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
 ``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).
@@ -54,6 +60,7 @@ from truco.bots.equity import SAMPLES, RivalPlay
 from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
+from truco.bots.reading import read_likelihood
 from truco.bots.rivals import RivalModels
 from truco.bots.rollout import odds_play_out
 from truco.bots.search import search_deals, to_search
@@ -116,7 +123,7 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
-            ("infer", infer, ("auto", "policy", "rules")),
+            ("infer", infer, ("auto", "policy", "rules", "read")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
@@ -188,14 +195,16 @@ class ExpertBot(Bot):
             return action_likelihood(hand, action, table)
 
         best = self.rivals.best()
+        duel = obs.rules.players == 2
         infer = best if self.infer == "auto" else self.infer
+        if self.infer == "auto" and best == "rules" and duel and obs.rules.name == "argentino":
+            infer = "read"  # the envido read by measured rates where measured (decision 96)
         playouts = best if self.playouts == "auto" else self.playouts
         played = None if playouts == "rules" else table
         greedy, envido_only = playouts == "greedy", playouts == "envido"
         # the play-outs' chances: enough for the counted answers' draws of a hand
         chance = Dice(random.Random(self.rng.getrandbits(32)), max(24, 6 * self.draws))
 
-        duel = obs.rules.players == 2
         answers = self.answers
         if answers == "auto":  # counted where it was measured better: two players (decision 91)
             answers = "equity" if duel else "rules"
@@ -229,7 +238,7 @@ class ExpertBot(Bot):
             deadline=None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000,
             min_iterations=8,
             play=play,
-            model=likelihood if infer == "rules" else model,
+            model=read_likelihood if infer == "read" else likelihood if infer == "rules" else model,
             new_deal=chance.roll,
             edge=0.0 if self.edge is None else self.edge.estimate(),
         )

@@ -1,0 +1,142 @@
+"""Measure how players move in the envido by their envido value, from arena records of duels,
+and write the table that ``expert`` reads its rivals by (:mod:`truco.bots.reading`).
+
+Every record is replayed with the engine. At each envido move of a two-player hand (an
+opening call, or an answer or raise to a pending call) the mover's envido value and the move
+are counted, with the situation :func:`truco.bots.reading.situation` names, every seat of
+every record pooled. The chance of each move by value is counted in bands (below 20, 20-23,
+24-25, each value from 26 to 29, 30-31 and 32-33), pulled toward the move's overall rate in its
+situation by :data:`PRIOR` pseudo-counts, and kept above :data:`FLOOR`.
+
+    .venv/bin/python benchmarks/fit_reading.py RECORDS_DIR [RECORDS_DIR ...] \\
+        --out src/truco/bots/reading_table.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, Move
+from truco.bots.reading import FACING, FACING_FALTA, OPEN, situation
+from truco.cards import envido_value, parse_hand
+from truco.hand import ENVIDO_PENDING, Hand
+from truco.records import load
+from truco.referee import start_match
+
+#: Pseudo-counts of the move's overall rate added to each band.
+PRIOR = 2.0
+#: No move is ever ruled out.
+FLOOR = 0.01
+MOVES = {
+    OPEN: (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
+    FACING: (QUIERO, NO_QUIERO, ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
+    FACING_FALTA: (QUIERO, NO_QUIERO),
+}
+NAMES = {
+    ENVIDO: "envido",
+    REAL_ENVIDO: "real-envido",
+    FALTA_ENVIDO: "falta-envido",
+    QUIERO: "quiero",
+    NO_QUIERO: "no-quiero",
+}
+
+
+def band(value: int) -> int:
+    """The band of an envido value: 0 (below 20), 1 (20-23), 2 (24-25), 3..6 (26..29),
+    7 (30-31), 8 (32-33)."""
+    if value < 20:
+        return 0
+    if value < 24:
+        return 1
+    if value < 26:
+        return 2
+    if value < 30:
+        return value - 23
+    return 7 if value < 32 else 8
+
+
+BANDS = 9
+
+
+def count(folders: list[str]) -> tuple[dict[tuple[str, str], list[int]], dict[str, list[int]]]:
+    """Moves by situation and band, and the chances (decisions) by situation and band."""
+    moves: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0] * BANDS)
+    chances: dict[str, list[int]] = collections.defaultdict(lambda: [0] * BANDS)
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.truco")):
+            record = load(path)
+            if record.players != 2:
+                continue
+            match = start_match(record)
+            for hand in record.hands:
+                match.start_hand([parse_hand(c) for c in hand.cards])
+                for text in hand.actions:
+                    move = Move.parse(text)
+                    h = match.hand
+                    if h.actor == move.seat:
+                        sit = _decision(h)
+                        if sit is not None:
+                            b = band(envido_value(h.dealt[move.seat]))
+                            chances[sit][b] += 1
+                            read = situation(h, move.action)
+                            if read is not None and read[0] == sit:
+                                moves[read][b] += 1
+                    match.apply_move(move)
+    return moves, chances
+
+
+def _decision(hand: Hand) -> str | None:
+    """The envido situation of the actor's decision, or None where it has no envido move."""
+    if hand.envido_state == ENVIDO_PENDING:
+        return FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING
+    legal = hand.legal_actions()
+    return OPEN if any(a in legal for a in MOVES[OPEN]) else None
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("folders", nargs="+")
+    p.add_argument("--out", help="the module to write (default: standard output)")
+    args = p.parse_args()
+    moves, chances = count(args.folders)
+    out = [
+        '"""The envido moves of duels by the mover\'s envido value (0..33), as measured by',
+        f"``benchmarks/fit_reading.py`` over {sum(sum(c) for c in chances.values())} envido "
+        "decisions (README, decision 96).",
+        "Made by that command: do not edit by hand.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        "# fmt: off",
+        "READING: Final[dict[tuple[str, str], tuple[float, ...]]] = {",
+    ]
+    for sit, options in MOVES.items():
+        n = chances[sit]
+        total = sum(n)
+        for action in options:
+            m = moves[(sit, NAMES[action])]
+            overall = (sum(m) + 1) / (total + len(options))
+            rates = [max(FLOOR, (m[b] + PRIOR * overall) / (n[b] + PRIOR)) for b in range(BANDS)]
+            by_value = [rates[band(v)] for v in range(34)]
+            out.append(f'    ("{sit}", "{NAMES[action]}"): (')
+            for i in range(0, 34, 8):
+                out.append("        " + " ".join(f"{r:.3f}," for r in by_value[i : i + 8]))
+            out.append("    ),")
+        print(f"{sit}: {total} decisions, by band {n}", file=sys.stderr)
+    out.append("}")
+    out.append("# fmt: on")
+    text = "\n".join(out) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""How ``expert`` reads a rival's envido moves at two players: rates measured in play.
+
+The sampler's model (:func:`truco.bots.knowledge.likelihood`) reads every envido call one way,
+a chance that rises with the caller's envido from 26 (from 29 for a raise), whatever the call
+stakes. Recorded duels of ``search``, ``heuristic`` and ``expert`` say otherwise (decision 96,
+RULES.md 5.2-5.4): a plain envido opening comes from any value up to 27 (a third of the hands
+below 20 open one) and almost never from 28 or more, which open with the falta or a real
+envido instead; a real envido opens mostly from 27 to 29; a falta envido, opening or raising,
+from 27 up, and almost never below 26. Read by the sampler's curve, a raise to the falta still
+left a good share of weak hands to the raiser: in 200 matches against ``search`` (seed 9)
+``expert`` accepted 24 such raises and lost 178 points on them, 7.4 a raise, most with 27.
+
+:data:`truco.bots.reading_table.READING` holds, for each situation of the envido and each move
+there, the measured chance of that move by the mover's envido value (0..33), made by
+``benchmarks/fit_reading.py`` from arena records (README). :func:`read_likelihood` weighs a
+sampled deal by it; every other move is read as the sampler's model reads it.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO
+from truco.bots.knowledge import likelihood
+from truco.bots.reading_table import READING
+from truco.cards import envido_value
+from truco.hand import ENVIDO_PENDING, Hand
+
+#: The situations of the envido a move is read in.
+OPEN: Final = "open"  # no envido called yet: the move opens the chain
+FACING: Final = "facing"  # an envido or real envido call waits for an answer
+FACING_FALTA: Final = "facing-falta"  # a falta envido waits for an answer
+
+_MOVES: Final = {
+    ENVIDO: "envido",
+    REAL_ENVIDO: "real-envido",
+    FALTA_ENVIDO: "falta-envido",
+    QUIERO: "quiero",
+    NO_QUIERO: "no-quiero",
+}
+
+
+def situation(hand: Hand, action: int) -> tuple[str, str] | None:
+    """The situation and move that ``action`` of ``hand``'s actor is read as, or None when it
+    is no envido move (a card, a truco bet, the mazo)."""
+    move = _MOVES.get(action)
+    if move is None:
+        return None
+    if hand.envido_state == ENVIDO_PENDING:
+        return (FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING), move
+    if action in (QUIERO, NO_QUIERO):
+        return None  # an answer to the truco
+    return OPEN, move
+
+
+def read_likelihood(hand: Hand, action: int) -> float:
+    """How likely the actor of ``hand`` was to take ``action`` holding the sampled cards: an
+    envido move of a duel by :data:`READING`, anything else by the sampler's model."""
+    if hand.k == 2:
+        read = situation(hand, action)
+        if read is not None:
+            rates = READING.get(read)
+            if rates is not None:
+                return rates[envido_value(hand.dealt[hand.actor])]
+    return likelihood(hand, action)
