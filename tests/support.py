@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -66,3 +70,15 @@ def moves_of(bots: list[Bot], rules: Rules, seed: int, limit: int = 300) -> list
         match.apply(action)
         moves.append(action)
     return moves
+
+
+def benchmark(name: str) -> ModuleType:
+    """The module of ``benchmarks/<name>.py``, loaded from its file (benchmarks are commands,
+    not a package)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,13 +3,12 @@ in recorded duels (:mod:`truco.bots.reading`, decision 96), not by one curve for
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from support import match_after, moves_of
+from support import benchmark, match_after, moves_of
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, TRUCO
 from truco.bots import make_bot
@@ -96,13 +95,7 @@ def test_a_bad_value_is_refused_by_name() -> None:
 
 
 def _fit() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "fit_reading.py"
-    spec = importlib.util.spec_from_file_location("fit_reading", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fit_reading"] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark("fit_reading")
 
 
 def test_the_fit_counts_the_moves_of_a_record(tmp_path: Path) -> None:

@@ -2,27 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
-from support import match_after
+from support import benchmark, match_after
 
 from truco.actions import FALTA_ENVIDO, MAZO, NO_QUIERO, QUIERO, RETRUCO, Move
 
-
-def _load() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "partner_trust.py"
-    spec = importlib.util.spec_from_file_location("partner_trust", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["partner_trust"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-trust = _load()
+trust = benchmark("partner_trust")
 CARDS = ["4e 5e 6b", "7o 6o 1e"]  # envido 29 and 33
 
 
