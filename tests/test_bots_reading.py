@@ -13,7 +13,14 @@ from support import benchmark, match_after, moves_of
 from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, TRUCO
 from truco.bots import make_bot
 from truco.bots.knowledge import likelihood
-from truco.bots.reading import FACING, FACING_FALTA, OPEN, read_likelihood, situation
+from truco.bots.reading import (
+    FACING,
+    FACING_FALTA,
+    OPEN,
+    read_falta_likelihood,
+    read_likelihood,
+    situation,
+)
 from truco.bots.reading_table import READING
 from truco.errors import TrucoError
 from truco.hand import Hand
@@ -90,7 +97,7 @@ def test_expert_refuses_a_falta_raise_with_27_when_it_reads_the_raise() -> None:
 
 
 def test_a_bad_value_is_refused_by_name() -> None:
-    with pytest.raises(TrucoError, match="infer must be one of auto, policy, rules, read"):
+    with pytest.raises(TrucoError, match="infer must be one of auto, policy, rules, read, falta"):
         make_bot("expert", infer="x")
 
 
@@ -118,10 +125,11 @@ def _moves(infer: str, variant: str, seed: int) -> list[int]:
     return moves_of(bots, find_variant(variant, players=2), seed)
 
 
-def test_the_default_reads_the_envido_in_argentino_duels() -> None:
-    read = _moves("read", "argentino", 1)
-    assert read == _moves("read", "argentino", 1)
-    assert _moves("auto", "argentino", 1) == read != _moves("rules", "argentino", 1)
+def test_the_default_reads_the_falta_in_argentino_duels() -> None:
+    falta = _moves("falta", "argentino", 2)
+    assert falta == _moves("falta", "argentino", 2)
+    assert _moves("auto", "argentino", 2) == falta != _moves("rules", "argentino", 2)
+    assert _moves("read", "argentino", 1) != _moves("auto", "argentino", 1)
 
 
 def test_the_default_keeps_the_sampler_s_reading_where_it_was_not_measured() -> None:
@@ -141,3 +149,15 @@ def test_the_fit_writes_a_table_of_every_move(
     table = scope["READING"]
     assert isinstance(table, dict) and table.keys() == READING.keys()
     assert all(len(rates) == 34 and min(rates) >= 0.01 for rates in table.values())
+
+
+def test_the_falta_reading_reads_the_falta_alone() -> None:
+    raise_ = _hand(STRONG, ["p0 real-envido"])
+    assert read_falta_likelihood(raise_, FALTA_ENVIDO) == read_likelihood(raise_, FALTA_ENVIDO)
+    assert read_falta_likelihood(raise_, QUIERO) == likelihood(raise_, QUIERO)
+    opening = _hand(STRONG, ["p0 3e"])
+    assert read_falta_likelihood(opening, ENVIDO) == likelihood(opening, ENVIDO)
+    assert read_falta_likelihood(opening, ENVIDO) != read_likelihood(opening, ENVIDO)
+    facing = _hand(STRONG, ["p0 falta-envido"])
+    assert read_falta_likelihood(facing, NO_QUIERO) == read_likelihood(facing, NO_QUIERO)
+    assert _answer("falta") == NO_QUIERO

@@ -36,11 +36,13 @@ most of it, so a raise with nothing is not worth making just because a threshold
 (the default ``auto`` does so at every team table, decisions 94 and 95; ``envido=rules`` keeps
 the thresholds, as two-player tables do, where the odds measured worse).
 
-At two-player argentino tables, while the rules model holds (``infer=auto``), the rivals'
-envido moves are read by the rates measured in recorded duels (:mod:`truco.bots.reading`,
-``infer=read``; decision 96): a plain envido opening says the caller holds no 28, a falta
-envido says it holds 27 or more. ``infer=rules`` keeps the sampler's single curve for every
-call; other tables and presets keep it too (not measured there).
+At two-player argentino tables, while the rules model holds (``infer=auto``), a rival's falta
+envido (called, raised to, or answered) is read by the rates measured in recorded duels
+(:mod:`truco.bots.reading`, ``infer=falta``; decision 96): it comes from 27 up, almost never
+as a bluff. ``infer=read`` reads every envido move by those rates (a plain envido opening then
+says the caller holds no 28); measured, that misreads a rival who opens the envido only with
+24 to 27. ``infer=rules`` keeps the sampler's single curve for every call; other tables and
+presets keep it too (not measured there).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -60,7 +62,7 @@ from truco.bots.equity import SAMPLES, RivalPlay
 from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
-from truco.bots.reading import read_likelihood
+from truco.bots.reading import read_falta_likelihood, read_likelihood
 from truco.bots.rivals import RivalModels
 from truco.bots.rollout import odds_play_out
 from truco.bots.search import search_deals, to_search
@@ -72,6 +74,8 @@ from truco.observation import Observation
 #: of the play-outs are counted (each deal costs more), than at team tables (decision 91).
 DEFAULT_ITERATIONS = 600
 DUEL_ITERATIONS = 450
+#: The likelihood each ``infer`` reads the rivals' moves by (``policy``: the policy's own).
+READINGS = {"rules": likelihood, "read": read_likelihood, "falta": read_falta_likelihood}
 
 
 class Dice:
@@ -123,7 +127,7 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
-            ("infer", infer, ("auto", "policy", "rules", "read")),
+            ("infer", infer, ("auto", "policy", "rules", "read", "falta")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
@@ -198,7 +202,7 @@ class ExpertBot(Bot):
         duel = obs.rules.players == 2
         infer = best if self.infer == "auto" else self.infer
         if self.infer == "auto" and best == "rules" and duel and obs.rules.name == "argentino":
-            infer = "read"  # the envido read by measured rates where measured (decision 96)
+            infer = "falta"  # the falta read by measured rates where measured (decision 96)
         playouts = best if self.playouts == "auto" else self.playouts
         played = None if playouts == "rules" else table
         greedy, envido_only = playouts == "greedy", playouts == "envido"
@@ -238,7 +242,7 @@ class ExpertBot(Bot):
             deadline=None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000,
             min_iterations=8,
             play=play,
-            model=read_likelihood if infer == "read" else likelihood if infer == "rules" else model,
+            model=READINGS.get(infer, model),
             new_deal=chance.roll,
             edge=0.0 if self.edge is None else self.edge.estimate(),
         )

@@ -14,6 +14,9 @@ left a good share of weak hands to the raiser: in 200 matches against ``search``
 there, the measured chance of that move by the mover's envido value (0..33), made by
 ``benchmarks/fit_reading.py`` from arena records (README). :func:`read_likelihood` weighs a
 sampled deal by it; every other move is read as the sampler's model reads it.
+:func:`read_falta_likelihood` reads the falta alone: the plain envido opening differs by bot
+(``search`` bluffs it, ``heuristic`` opens mostly with 24 to 27), and read by the pooled rates
+``heuristic``'s openings looked like bluffs (decision 96), so that is ``expert``'s default.
 """
 
 from __future__ import annotations
@@ -62,4 +65,15 @@ def read_likelihood(hand: Hand, action: int) -> float:
             rates = READING.get(read)
             if rates is not None:
                 return rates[envido_value(hand.dealt[hand.actor])]
+    return likelihood(hand, action)
+
+
+def read_falta_likelihood(hand: Hand, action: int) -> float:
+    """:func:`read_likelihood` for the falta envido alone (a falta called or raised to, and
+    the answers to one), where every bot measured reads alike (``expert:infer=falta``); every
+    other move by the sampler's model."""
+    if hand.k == 2:
+        read = situation(hand, action)
+        if read is not None and (read[0] == FACING_FALTA or read[1] == "falta-envido"):
+            return READING[read][envido_value(hand.dealt[hand.actor])]
     return likelihood(hand, action)
