@@ -19,7 +19,7 @@ import collections
 import sys
 from pathlib import Path
 
-from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, Move
+from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, Move, token
 from truco.bots.reading import FACING, FACING_FALTA, OPEN, situation
 from truco.cards import envido_value, parse_hand
 from truco.hand import ENVIDO_PENDING, Hand
@@ -34,13 +34,6 @@ MOVES = {
     OPEN: (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
     FACING: (QUIERO, NO_QUIERO, ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
     FACING_FALTA: (QUIERO, NO_QUIERO),
-}
-NAMES = {
-    ENVIDO: "envido",
-    REAL_ENVIDO: "real-envido",
-    FALTA_ENVIDO: "falta-envido",
-    QUIERO: "quiero",
-    NO_QUIERO: "no-quiero",
 }
 
 
@@ -120,11 +113,11 @@ def main() -> None:
         n = chances[sit]
         total = sum(n)
         for action in options:
-            m = moves[(sit, NAMES[action])]
+            m = moves[(sit, token(action))]
             overall = (sum(m) + 1) / (total + len(options))
             rates = [max(FLOOR, (m[b] + PRIOR * overall) / (n[b] + PRIOR)) for b in range(BANDS)]
             by_value = [rates[band(v)] for v in range(34)]
-            out.append(f'    ("{sit}", "{NAMES[action]}"): (')
+            out.append(f'    ("{sit}", "{token(action)}"): (')
             for i in range(0, 34, 8):
                 out.append("        " + " ".join(f"{r:.3f}," for r in by_value[i : i + 8]))
             out.append("    ),")

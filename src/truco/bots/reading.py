@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO
+from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, token
 from truco.bots.knowledge import likelihood
 from truco.bots.reading_table import READING
 from truco.cards import envido_value
@@ -34,21 +34,16 @@ OPEN: Final = "open"  # no envido called yet: the move opens the chain
 FACING: Final = "facing"  # an envido or real envido call waits for an answer
 FACING_FALTA: Final = "facing-falta"  # a falta envido waits for an answer
 
-_MOVES: Final = {
-    ENVIDO: "envido",
-    REAL_ENVIDO: "real-envido",
-    FALTA_ENVIDO: "falta-envido",
-    QUIERO: "quiero",
-    NO_QUIERO: "no-quiero",
-}
+#: The moves read as envido moves, named by their tokens (:func:`truco.actions.token`).
+_MOVES: Final = frozenset((ENVIDO, REAL_ENVIDO, FALTA_ENVIDO, QUIERO, NO_QUIERO))
 
 
 def situation(hand: Hand, action: int) -> tuple[str, str] | None:
     """The situation and move that ``action`` of ``hand``'s actor is read as, or None when it
     is no envido move (a card, a truco bet, the mazo)."""
-    move = _MOVES.get(action)
-    if move is None:
+    if action not in _MOVES:
         return None
+    move = token(action)
     if hand.envido_state == ENVIDO_PENDING:
         return (FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING), move
     if action in (QUIERO, NO_QUIERO):
