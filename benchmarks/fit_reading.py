@@ -10,6 +10,13 @@ situation by :data:`PRIOR` pseudo-counts, and kept above :data:`FLOOR`.
 
     .venv/bin/python benchmarks/fit_reading.py RECORDS_DIR [RECORDS_DIR ...] \\
         --out src/truco/bots/reading_table.py
+
+With ``--types BOT [BOT ...]`` it counts each named bot's seats apart (a seat's bot is its name
+in the record, up to the first colon) and writes one table per bot, ``TYPES``: the kinds of
+rival that ``expert`` tells apart by evidence (decision 97).
+
+    .venv/bin/python benchmarks/fit_reading.py RECORDS_DIR --types search heuristic \\
+        --out src/truco/bots/reading_types.py
 """
 
 from __future__ import annotations
@@ -19,10 +26,9 @@ import collections
 import sys
 from pathlib import Path
 
-from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, Move, token
-from truco.bots.reading import FACING, FACING_FALTA, OPEN, situation
+from truco.actions import Move, token
+from truco.bots.reading import MOVES, decision, situation
 from truco.cards import envido_value, parse_hand
-from truco.hand import ENVIDO_PENDING, Hand
 from truco.records import load
 from truco.referee import start_match
 
@@ -30,11 +36,6 @@ from truco.referee import start_match
 PRIOR = 2.0
 #: No move is ever ruled out.
 FLOOR = 0.01
-MOVES = {
-    OPEN: (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
-    FACING: (QUIERO, NO_QUIERO, ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
-    FACING_FALTA: (QUIERO, NO_QUIERO),
-}
 
 
 def band(value: int) -> int:
@@ -54,8 +55,12 @@ def band(value: int) -> int:
 BANDS = 9
 
 
-def count(folders: list[str]) -> tuple[dict[tuple[str, str], list[int]], dict[str, list[int]]]:
-    """Moves by situation and band, and the chances (decisions) by situation and band."""
+Counts = tuple[dict[tuple[str, str], list[int]], dict[str, list[int]]]
+
+
+def count(folders: list[str], bot: str | None = None) -> Counts:
+    """Moves by situation and band, and the chances (decisions) by situation and band: of
+    every seat, or of the seats ``bot`` played."""
     moves: dict[tuple[str, str], list[int]] = collections.defaultdict(lambda: [0] * BANDS)
     chances: dict[str, list[int]] = collections.defaultdict(lambda: [0] * BANDS)
     for folder in folders:
@@ -63,14 +68,16 @@ def count(folders: list[str]) -> tuple[dict[tuple[str, str], list[int]], dict[st
             record = load(path)
             if record.players != 2:
                 continue
+            names = record.names or [""] * record.players
+            counted = {s for s, n in enumerate(names) if bot is None or n.split(":")[0] == bot}
             match = start_match(record)
             for hand in record.hands:
                 match.start_hand([parse_hand(c) for c in hand.cards])
                 for text in hand.actions:
                     move = Move.parse(text)
                     h = match.hand
-                    if h.actor == move.seat:
-                        sit = _decision(h)
+                    if h.actor == move.seat and move.seat in counted:
+                        sit = decision(h)
                         if sit is not None:
                             b = band(envido_value(h.dealt[move.seat]))
                             chances[sit][b] += 1
@@ -81,34 +88,10 @@ def count(folders: list[str]) -> tuple[dict[tuple[str, str], list[int]], dict[st
     return moves, chances
 
 
-def _decision(hand: Hand) -> str | None:
-    """The envido situation of the actor's decision, or None where it has no envido move."""
-    if hand.envido_state == ENVIDO_PENDING:
-        return FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING
-    legal = hand.legal_actions()
-    return OPEN if any(a in legal for a in MOVES[OPEN]) else None
-
-
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("folders", nargs="+")
-    p.add_argument("--out", help="the module to write (default: standard output)")
-    args = p.parse_args()
-    moves, chances = count(args.folders)
-    out = [
-        '"""The envido moves of duels by the mover\'s envido value (0..33), as measured by',
-        f"``benchmarks/fit_reading.py`` over {sum(sum(c) for c in chances.values())} envido "
-        "decisions (README, decision 96).",
-        "Made by that command: do not edit by hand.",
-        '"""',
-        "",
-        "from __future__ import annotations",
-        "",
-        "from typing import Final",
-        "",
-        "# fmt: off",
-        "READING: Final[dict[tuple[str, str], tuple[float, ...]]] = {",
-    ]
+def table(counts: Counts, indent: str) -> list[str]:
+    """The lines of one table of rates by value, from ``counts``."""
+    moves, chances = counts
+    out = []
     for sit, options in MOVES.items():
         n = chances[sit]
         total = sum(n)
@@ -117,11 +100,62 @@ def main() -> None:
             overall = (sum(m) + 1) / (total + len(options))
             rates = [max(FLOOR, (m[b] + PRIOR * overall) / (n[b] + PRIOR)) for b in range(BANDS)]
             by_value = [rates[band(v)] for v in range(34)]
-            out.append(f'    ("{sit}", "{token(action)}"): (')
+            out.append(f'{indent}("{sit}", "{token(action)}"): (')
             for i in range(0, 34, 8):
-                out.append("        " + " ".join(f"{r:.3f}," for r in by_value[i : i + 8]))
-            out.append("    ),")
+                out.append(f"{indent}    " + " ".join(f"{r:.3f}," for r in by_value[i : i + 8]))
+            out.append(f"{indent}),")
         print(f"{sit}: {total} decisions, by band {n}", file=sys.stderr)
+    return out
+
+
+def _decisions(counts: Counts) -> int:
+    return sum(sum(c) for c in counts[1].values())
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("folders", nargs="+")
+    p.add_argument("--out", help="the module to write (default: standard output)")
+    p.add_argument("--types", nargs="+", metavar="BOT", help="one table per bot (TYPES)")
+    args = p.parse_args()
+    if args.types:
+        by_bot = {bot: count(args.folders, bot) for bot in args.types}
+        decisions = ", ".join(f"{_decisions(c)} of {bot}" for bot, c in by_bot.items())
+        out = [
+            '"""The envido moves of duels by the mover\'s envido value (0..33), one table per bot,',
+            "as measured by ``benchmarks/fit_reading.py --types`` (README, decision 97) over",
+            f"the envido decisions of each: {decisions}.",
+            "Made by that command: do not edit by hand.",
+            '"""',
+            "",
+            "from __future__ import annotations",
+            "",
+            "from typing import Final",
+            "",
+            "# fmt: off",
+            "TYPES: Final[dict[str, dict[tuple[str, str], tuple[float, ...]]]] = {",
+        ]
+        for bot, counts in by_bot.items():
+            out.append(f'    "{bot}": {{')
+            out += table(counts, "        ")
+            out.append("    },")
+    else:
+        counts = count(args.folders)
+        out = [
+            '"""The envido moves of duels by the mover\'s envido value (0..33), as measured by',
+            f"``benchmarks/fit_reading.py`` over {_decisions(counts)} envido "
+            "decisions (README, decision 96).",
+            "Made by that command: do not edit by hand.",
+            '"""',
+            "",
+            "from __future__ import annotations",
+            "",
+            "from typing import Final",
+            "",
+            "# fmt: off",
+            "READING: Final[dict[tuple[str, str], tuple[float, ...]]] = {",
+        ]
+        out += table(counts, "    ")
     out.append("}")
     out.append("# fmt: on")
     text = "\n".join(out) + "\n"

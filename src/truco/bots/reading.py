@@ -17,6 +17,9 @@ sampled deal by it; every other move is read as the sampler's model reads it.
 :func:`read_falta_likelihood` reads the falta alone: the plain envido opening differs by bot
 (``search`` bluffs it, ``heuristic`` opens mostly with 24 to 27), and read by the pooled rates
 ``heuristic``'s openings looked like bluffs (decision 96), so that is ``expert``'s default.
+
+Which of the two readings fits a rival is a question of evidence (decision 97,
+:mod:`truco.bots.reading_evidence`).
 """
 
 from __future__ import annotations
@@ -34,8 +37,24 @@ OPEN: Final = "open"  # no envido called yet: the move opens the chain
 FACING: Final = "facing"  # an envido or real envido call waits for an answer
 FACING_FALTA: Final = "facing-falta"  # a falta envido waits for an answer
 
-#: The moves read as envido moves, named by their tokens (:func:`truco.actions.token`).
-_MOVES: Final = frozenset((ENVIDO, REAL_ENVIDO, FALTA_ENVIDO, QUIERO, NO_QUIERO))
+#: The envido moves of each situation: :data:`READING` has a rate for each (by its token,
+#: :func:`truco.actions.token`). Anything else taken where an envido could open (a card, a
+#: truco bet) passes it.
+MOVES: Final = {
+    OPEN: (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
+    FACING: (QUIERO, NO_QUIERO, ENVIDO, REAL_ENVIDO, FALTA_ENVIDO),
+    FACING_FALTA: (QUIERO, NO_QUIERO),
+}
+_MOVES: Final = frozenset(MOVES[FACING])
+
+
+def decision(hand: Hand) -> str | None:
+    """The envido situation of the decision before ``hand``'s actor, or None where it has no
+    envido move (RULES.md 5.1: the envido is called before the first baza is over)."""
+    if hand.envido_state == ENVIDO_PENDING:
+        return FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING
+    legal = hand.legal_actions()
+    return OPEN if any(a in legal for a in MOVES[OPEN]) else None
 
 
 def situation(hand: Hand, action: int) -> tuple[str, str] | None:
