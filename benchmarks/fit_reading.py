@@ -112,6 +112,23 @@ def _decisions(counts: Counts) -> int:
     return sum(sum(c) for c in counts[1].values())
 
 
+def _header(doc: list[str], opening: str) -> list[str]:
+    """The first lines of a written table module: its docstring (``doc``) and ``opening``."""
+    return [
+        '"""' + doc[0],
+        *doc[1:],
+        "Made by that command: do not edit by hand.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Final",
+        "",
+        "# fmt: off",
+        opening,
+    ]
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("folders", nargs="+")
@@ -121,40 +138,28 @@ def main() -> None:
     if args.types:
         by_bot = {bot: count(args.folders, bot) for bot in args.types}
         decisions = ", ".join(f"{_decisions(c)} of {bot}" for bot, c in by_bot.items())
-        out = [
-            '"""The envido moves of duels by the mover\'s envido value (0..33), one table per bot,',
-            "as measured by ``benchmarks/fit_reading.py --types`` (README, decision 97) over",
-            f"the envido decisions of each: {decisions}.",
-            "Made by that command: do not edit by hand.",
-            '"""',
-            "",
-            "from __future__ import annotations",
-            "",
-            "from typing import Final",
-            "",
-            "# fmt: off",
+        out = _header(
+            [
+                "The envido moves of duels by the mover's envido value (0..33), one table per bot,",
+                "as measured by ``benchmarks/fit_reading.py --types`` (README, decision 97) over",
+                f"the envido decisions of each: {decisions}.",
+            ],
             "TYPES: Final[dict[str, dict[tuple[str, str], tuple[float, ...]]]] = {",
-        ]
+        )
         for bot, counts in by_bot.items():
             out.append(f'    "{bot}": {{')
             out += table(counts, "        ")
             out.append("    },")
     else:
         counts = count(args.folders)
-        out = [
-            '"""The envido moves of duels by the mover\'s envido value (0..33), as measured by',
-            f"``benchmarks/fit_reading.py`` over {_decisions(counts)} envido "
-            "decisions (README, decision 96).",
-            "Made by that command: do not edit by hand.",
-            '"""',
-            "",
-            "from __future__ import annotations",
-            "",
-            "from typing import Final",
-            "",
-            "# fmt: off",
+        out = _header(
+            [
+                "The envido moves of duels by the mover's envido value (0..33), as measured by",
+                f"``benchmarks/fit_reading.py`` over {_decisions(counts)} envido "
+                "decisions (README, decision 96).",
+            ],
             "READING: Final[dict[tuple[str, str], tuple[float, ...]]] = {",
-        ]
+        )
         out += table(counts, "    ")
     out.append("}")
     out.append("# fmt: on")
