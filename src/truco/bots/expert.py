@@ -41,8 +41,8 @@ envido (called, raised to, or answered) is read by the rates measured in recorde
 (:mod:`truco.bots.reading`, ``infer=falta``; decision 96): it comes from 27 up, almost never
 as a bluff. ``infer=read`` reads every envido move by those rates (a plain envido opening then
 says the caller holds no 28); measured, that misreads a rival who opens the envido only with
-24 to 27. So ``auto`` reads every move so only once the rival's envido values, shown in its
-finished hands, say it bluffs the envido (:meth:`truco.bots.rivals.RivalModels.reads`,
+24 to 27. So ``auto`` reads every move so only once the rival's envido decisions in its
+finished hands say it bluffs the envido (:meth:`truco.bots.rivals.RivalModels.reads`,
 decision 97). ``infer=rules`` keeps the sampler's single curve for every call; other tables
 and presets keep it too (not measured there).
 
@@ -205,7 +205,7 @@ class ExpertBot(Bot):
         infer = best if self.infer == "auto" else self.infer
         if self.infer == "auto" and best == "rules" and duel and obs.rules.name == "argentino":
             # the falta read by measured rates where measured (decision 96), and every envido
-            # move once the rivals' values seen favour the rates (decision 97)
+            # move once the rivals' envido decisions say they bluff it (decision 97)
             infer = "read" if self.rivals.reads() else "falta"
         playouts = best if self.playouts == "auto" else self.playouts
         played = None if playouts == "rules" else table

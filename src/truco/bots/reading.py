@@ -50,7 +50,7 @@ _MOVES: Final = frozenset(MOVES[FACING])
 
 def decision(hand: Hand) -> str | None:
     """The envido situation of the decision before ``hand``'s actor, or None where it has no
-    envido move (RULES.md 5.1: the envido is called before the first baza is over)."""
+    envido move (RULES.md 5.1: the envido is called only in the first baza, once a hand)."""
     if hand.envido_state == ENVIDO_PENDING:
         return FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING
     legal = hand.legal_actions()
