@@ -27,15 +27,13 @@ import sys
 from pathlib import Path
 
 from truco.actions import Move, token
-from truco.bots.reading import MOVES, decision, situation
+from truco.bots.reading import FLOOR, MOVES, decision, situation
 from truco.cards import envido_value, parse_hand
 from truco.records import load
 from truco.referee import start_match
 
 #: Pseudo-counts of the move's overall rate added to each band.
 PRIOR = 2.0
-#: No move is ever ruled out.
-FLOOR = 0.01
 
 
 def band(value: int) -> int:

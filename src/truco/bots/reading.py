@@ -46,6 +46,8 @@ MOVES: Final = {
     FACING_FALTA: (QUIERO, NO_QUIERO),
 }
 _MOVES: Final = frozenset(MOVES[FACING])
+#: No move is ever ruled out: every measured rate is at least this.
+FLOOR: Final = 0.01
 
 
 def decision(hand: Hand) -> str | None:

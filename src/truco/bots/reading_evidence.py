@@ -19,13 +19,12 @@ never seen. :class:`truco.bots.rivals.RivalModels` sums it over a match.
 from __future__ import annotations
 
 import math
-from itertools import combinations
 from typing import Final
 
 from truco.actions import token
-from truco.bots.reading import MOVES, OPEN, decision
+from truco.bots.reading import FLOOR, MOVES, OPEN, decision
 from truco.bots.reading_types import TYPES
-from truco.cards import envido_value
+from truco.bots.team import deck_pmf
 from truco.hand import Hand
 
 #: The kinds of rival told apart: one that bluffs the envido opening, one that opens it with
@@ -34,20 +33,10 @@ BLUFFER: Final = "search"
 VALUE: Final = "heuristic"
 #: The move of a rival who could open the envido and did something else.
 PASS: Final = "pass"
-#: No decision is ever ruled out by a kind.
-FLOOR: Final = 0.01
-
-
-def _value_prior() -> tuple[float, ...]:
-    counts = [0] * 34
-    for cards in combinations(range(40), 3):
-        counts[envido_value(cards)] += 1
-    total = sum(counts)
-    return tuple(c / total for c in counts)
 
 
 #: The chance of each envido value (0..33) in three cards dealt from the 40-card deck.
-VALUE_PRIOR: Final = _value_prior()
+VALUE_PRIOR: Final = deck_pmf(tuple(range(40)))
 
 Rates = tuple[float, ...]
 
