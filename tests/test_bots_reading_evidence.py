@@ -11,10 +11,16 @@ from pathlib import Path
 import pytest
 from support import benchmark, match_after, moves_of
 
-from truco.actions import ENVIDO, QUIERO, REAL_ENVIDO, Move
+from truco.actions import ENVIDO, FALTA_ENVIDO, QUIERO, REAL_ENVIDO, TRUCO, Move
 from truco.bots import make_bot
 from truco.bots.expert import ExpertBot
-from truco.bots.reading import OPEN
+from truco.bots.knowledge import likelihood
+from truco.bots.reading import (
+    OPEN,
+    mixed_likelihood,
+    read_falta_likelihood,
+    read_likelihood,
+)
 from truco.bots.reading_evidence import (
     BLUFFER,
     PASS,
@@ -22,11 +28,13 @@ from truco.bots.reading_evidence import (
     VALUE_PRIOR,
     rates_of,
     reading_gain,
+    typed_likelihood,
 )
 from truco.bots.reading_table import READING
 from truco.bots.reading_types import TYPES
 from truco.bots.rivals import READ_LOG_ODDS, RivalModels
 from truco.cards import parse_hand
+from truco.errors import TrucoError
 from truco.match import Match
 from truco.observation import observe
 from truco.variants import find_variant
@@ -136,8 +144,8 @@ def test_every_kind_has_a_rate_for_every_move_and_value() -> None:
     assert TYPES[VALUE][low][27] > TYPES[BLUFFER][low][27]
 
 
-def _moves(infer: str, reading: float, seed: int) -> list[int]:
-    expert = make_bot("expert", seed=7, iterations=20, infer=infer)
+def _moves(infer: str, reading: float, seed: int, blend: str = "switch") -> list[int]:
+    expert = make_bot("expert", seed=7, iterations=20, infer=infer, reading=blend)
     assert isinstance(expert, ExpertBot)
     # evidence the matches' own hands cannot overturn
     expert.rivals.reading = reading
@@ -174,3 +182,73 @@ def test_the_fit_counts_each_named_bot_apart(
     types = scope["TYPES"]
     assert isinstance(types, dict) and set(types) == {"search", "heuristic"}
     assert all(t.keys() == READING.keys() for t in types.values())
+
+
+def test_the_chance_of_a_bluffer_starts_at_the_prior_and_follows_the_evidence() -> None:
+    models = RivalModels()
+    assert models.bluffer() == pytest.approx(1 / (1 + math.e**READ_LOG_ODDS))
+    models.reading = READ_LOG_ODDS
+    assert models.bluffer() == pytest.approx(0.5)
+    chances = []
+    for reading in (-1e6, -30.0, -2.0, 0.0, 2.0, 30.0, 1e6):
+        models.reading = reading
+        chances.append(models.bluffer())
+    assert chances == sorted(chances) and chances[0] == 0.0 and chances[-1] == 1.0
+
+
+def _after(rival: str, actions: list[str]) -> Match:
+    match = Match(find_variant("argentino", players=2), mano=1, auto_deal=False)
+    match.start_hand([parse_hand(EXPERT), parse_hand(rival)])
+    for text in actions:
+        match.apply_move(Move.parse(text))
+    return match
+
+
+def test_the_blend_weighs_each_reading_by_its_chance() -> None:
+    opening = _after(WEAK, []).hand  # p1, mano, with 4 of envido, may open
+    raise_ = _after(WEAK, ["p1 envido", "p0 real-envido"]).hand
+    for hand, action in ((opening, ENVIDO), (opening, FALTA_ENVIDO), (raise_, FALTA_ENVIDO)):
+        read, falta = read_likelihood(hand, action), read_falta_likelihood(hand, action)
+        assert mixed_likelihood(1.0)(hand, action) == pytest.approx(read)
+        assert mixed_likelihood(0.0)(hand, action) == pytest.approx(falta)
+        assert mixed_likelihood(0.25)(hand, action) == pytest.approx(0.25 * read + 0.75 * falta)
+    # the readings differ on a plain opening: the blend lies strictly between them
+    read, falta = read_likelihood(opening, ENVIDO), read_falta_likelihood(opening, ENVIDO)
+    assert read != falta
+    assert min(read, falta) < mixed_likelihood(0.5)(opening, ENVIDO) < max(read, falta)
+    # a truco call is read by the sampler's model, whatever the chance
+    assert mixed_likelihood(0.7)(opening, TRUCO) == likelihood(opening, TRUCO)
+
+
+def test_the_blend_plays_as_the_reading_its_evidence_settles_on() -> None:
+    assert _moves("auto", 1000.0, 1, "mix") == _moves("read", 0.0, 1)
+    assert _moves("auto", -1000.0, 1, "mix") == _moves("falta", 0.0, 1)
+
+
+def test_the_kinds_blend_reads_an_envido_move_by_each_kinds_own_rates() -> None:
+    opening = _after(WEAK, []).hand  # p1, mano, with 4 of envido
+    facing = _after(WEAK, ["p1 envido"]).hand  # p0, 27 of envido, faces the envido
+    for hand, action, key, value in (
+        (opening, ENVIDO, (OPEN, "envido"), 4),
+        (opening, FALTA_ENVIDO, (OPEN, "falta-envido"), 4),
+        (facing, QUIERO, ("facing", "quiero"), 27),
+    ):
+        bluffer, valued = TYPES[BLUFFER][key][value], TYPES[VALUE][key][value]
+        assert typed_likelihood(1.0)(hand, action) == pytest.approx(bluffer)
+        assert typed_likelihood(0.0)(hand, action) == pytest.approx(valued)
+        mixed = typed_likelihood(0.3)(hand, action)
+        assert mixed == pytest.approx(0.3 * bluffer + 0.7 * valued)
+    # a weak plain opening is likelier from the bluffer: the blend rises with its chance
+    assert typed_likelihood(0.9)(opening, ENVIDO) > typed_likelihood(0.1)(opening, ENVIDO)
+    assert typed_likelihood(0.5)(opening, TRUCO) == likelihood(opening, TRUCO)
+
+
+def test_the_kinds_blend_plays_as_each_kind_settled_on() -> None:
+    bluffer, valued = _moves("auto", 1000.0, 1, "types"), _moves("auto", -1000.0, 1, "types")
+    assert bluffer == _moves("auto", 1000.0, 1, "types")  # seeded: the same game again
+    assert bluffer != valued
+
+
+def test_a_bad_blend_is_refused_by_name() -> None:
+    with pytest.raises(TrucoError, match="reading must be one of switch, mix, types, not 'x'"):
+        make_bot("expert", reading="x")

@@ -43,8 +43,10 @@ as a bluff. ``infer=read`` reads every envido move by those rates (a plain envid
 says the caller holds no 28); measured, that misreads a rival who opens the envido only with
 24 to 27. So ``auto`` reads every move so only once the rival's envido decisions in its
 finished hands say it bluffs the envido (:meth:`truco.bots.rivals.RivalModels.reads`,
-decision 97). ``infer=rules`` keeps the sampler's single curve for every call; other tables
-and presets keep it too (not measured there).
+decision 97). ``reading=mix`` and ``reading=types`` blend the two readings by the chance that
+the rival bluffs instead of switching (decision 98; measured no better, options for research).
+``infer=rules`` keeps the sampler's single curve for every call; other tables and presets keep
+it too (not measured there).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -62,9 +64,10 @@ from truco.bots.base import Bot, register
 from truco.bots.edge import Edge
 from truco.bots.equity import SAMPLES, RivalPlay
 from truco.bots.equity import play_out as equity_play_out
-from truco.bots.knowledge import Sampler, likelihood
+from truco.bots.knowledge import Likelihood, Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
-from truco.bots.reading import read_falta_likelihood, read_likelihood
+from truco.bots.reading import mixed_likelihood, read_falta_likelihood, read_likelihood
+from truco.bots.reading_evidence import typed_likelihood
 from truco.bots.rivals import RivalModels
 from truco.bots.rollout import odds_play_out
 from truco.bots.search import search_deals, to_search
@@ -126,10 +129,12 @@ class ExpertBot(Bot):
         draws: int = SAMPLES,
         rival: str = "rules",
         envido: str = "auto",
+        reading: str = "switch",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
             ("infer", infer, ("auto", "policy", "rules", "read", "falta")),
+            ("reading", reading, ("switch", "mix", "types")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
@@ -150,6 +155,7 @@ class ExpertBot(Bot):
             )
         self.edge = Edge(prior=prior) if edge else None
         self.infer = infer
+        self.reading = reading
         self.playouts = playouts
         self.answers = answers
         self.rival = rival
@@ -186,6 +192,14 @@ class ExpertBot(Bot):
         if self.edge is not None:
             self.edge.observe(obs)
 
+    def reading_model(self, infer: str, model: Likelihood) -> Likelihood:
+        """The likelihood the rivals' moves are read by under ``infer``."""
+        if infer == "mix":
+            return mixed_likelihood(self.rivals.bluffer())
+        if infer == "types":
+            return typed_likelihood(self.rivals.bluffer())
+        return READINGS.get(infer, model)
+
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
         table = self.policy.table_for(obs.rules)
         self.recall(obs)
@@ -206,7 +220,10 @@ class ExpertBot(Bot):
         if self.infer == "auto" and best == "rules" and duel and obs.rules.name == "argentino":
             # the falta read by measured rates where measured (decision 96), and every envido
             # move once the rivals' envido decisions say they bluff it (decision 97)
-            infer = "read" if self.rivals.reads() else "falta"
+            if self.reading == "switch":
+                infer = "read" if self.rivals.reads() else "falta"
+            else:  # the two readings blended by their chances (decision 98)
+                infer = self.reading
         playouts = best if self.playouts == "auto" else self.playouts
         played = None if playouts == "rules" else table
         greedy, envido_only = playouts == "greedy", playouts == "envido"
@@ -246,7 +263,7 @@ class ExpertBot(Bot):
             deadline=None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000,
             min_iterations=8,
             play=play,
-            model=READINGS.get(infer, model),
+            model=self.reading_model(infer, model),
             new_deal=chance.roll,
             edge=0.0 if self.edge is None else self.edge.estimate(),
         )

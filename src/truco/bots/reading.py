@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Final
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO, token
-from truco.bots.knowledge import likelihood
+from truco.bots.knowledge import Likelihood, likelihood
 from truco.bots.reading_table import READING
 from truco.cards import envido_value
 from truco.hand import ENVIDO_PENDING, Hand
@@ -93,3 +93,21 @@ def read_falta_likelihood(hand: Hand, action: int) -> float:
         if read is not None and (read[0] == FACING_FALTA or read[1] == "falta-envido"):
             return READING[read][envido_value(hand.dealt[hand.actor])]
     return likelihood(hand, action)
+
+
+def mixed_likelihood(bluffer: float) -> Likelihood:
+    """The likelihood of a rival who bluffs the envido with chance ``bluffer``: the blend of
+    :func:`read_likelihood` (a bluffer, read by every measured rate) and
+    :func:`read_falta_likelihood` (a value opener, the falta alone read by the rates), each
+    weighed by its posterior (``expert:reading=mix``; decision 98). Where the two agree (every
+    move but an envido one of a duel), it is their common value."""
+    other = 1.0 - bluffer
+
+    def model(hand: Hand, action: int) -> float:
+        if hand.k == 2 and action in _MOVES:
+            return bluffer * read_likelihood(hand, action) + other * read_falta_likelihood(
+                hand, action
+            )
+        return likelihood(hand, action)
+
+    return model

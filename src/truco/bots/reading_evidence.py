@@ -22,9 +22,11 @@ import math
 from typing import Final
 
 from truco.actions import token
-from truco.bots.reading import FLOOR, MOVES, OPEN, decision
+from truco.bots.knowledge import Likelihood, likelihood
+from truco.bots.reading import FLOOR, MOVES, OPEN, decision, situation
 from truco.bots.reading_types import TYPES
 from truco.bots.team import deck_pmf
+from truco.cards import envido_value
 from truco.hand import Hand
 
 #: The kinds of rival told apart: one that bluffs the envido opening, one that opens it with
@@ -68,6 +70,24 @@ _GAINS: Final[dict[tuple[str, str], tuple[Rates, float]]] = {
     for sit, moves in MOVES.items()
     for move in [token(a) for a in moves] + ([PASS] if sit == OPEN else [])
 }
+
+
+def typed_likelihood(bluffer: float) -> Likelihood:
+    """The likelihood of a rival who is the bluffer with chance ``bluffer`` and the value
+    player otherwise (``expert:reading=types``; decision 98): an envido move of a duel by the
+    blend of the two kinds' own measured rates at the sampled envido value, each weighed by
+    its chance; every other move by the sampler's model."""
+    other = 1.0 - bluffer
+
+    def model(hand: Hand, action: int) -> float:
+        if hand.k == 2:
+            read = situation(hand, action)
+            if read is not None:
+                value = envido_value(hand.dealt[hand.actor])
+                return bluffer * TYPES[BLUFFER][read][value] + other * TYPES[VALUE][read][value]
+        return likelihood(hand, action)
+
+    return model
 
 
 def reading_gain(hand: Hand, action: int, value: int | None) -> float:

@@ -116,6 +116,15 @@ class RivalModels:
         (:func:`truco.bots.reading_evidence.reading_gain`)."""
         return self.reading > READ_LOG_ODDS
 
+    def bluffer(self) -> float:
+        """The posterior chance that the rivals bluff the envido (``reading=mix``): the prior
+        odds of :data:`READ_LOG_ODDS` to the value opener, moved by the evidence of their
+        envido decisions in the finished hands (:attr:`reading`)."""
+        odds = self.reading - READ_LOG_ODDS
+        if odds < 0:  # the logistic in the form that cannot overflow, whatever the evidence
+            return math.exp(odds) / (1.0 + math.exp(odds))
+        return 1.0 / (1.0 + math.exp(-odds))
+
     def bluff(self) -> float:
         """How often the rivals call or raise the truco where the rules' threshold would not:
         their share of calls in their chances (shrunk toward :data:`RULES_CALL_SHARE` by
