@@ -187,6 +187,39 @@ def test_expert_picks_the_model_that_explains_its_rival(rival: str, model: str) 
     assert expert.rivals.best() == model
 
 
+def _moves_with_policy_evidence(model: str, variant: str, players: int) -> list[int]:
+    expert = make_bot("expert", seed=7, iterations=20, model=model)
+    assert isinstance(expert, ExpertBot)
+    expert.rivals.evidence["policy"] = 1_000.0  # evidence the match cannot overturn
+    bots = [expert] + [make_bot("heuristic", seed=2 + i) for i in range(players - 1)]
+    match = Match(find_variant(variant, players=players), seed=3)
+    moves: list[int] = []
+    while not match.over and len(moves) < 120:
+        if match.hand.over:
+            match.start_hand()
+            continue
+        action = bots[match.turn].choose(observe(match, match.turn))
+        match.apply(action)
+        moves.append(action)
+    return moves
+
+
+def test_argentino_duels_keep_the_rules_model_whatever_the_evidence() -> None:
+    """Decision 99: in argentino duels ``model=auto`` searches against the fixed rules even
+    where the evidence names the policy; ``model=evidence`` follows the evidence."""
+    rules = _moves_with_policy_evidence("rules", "argentino", 2)
+    assert _moves_with_policy_evidence("auto", "argentino", 2) == rules
+    assert _moves_with_policy_evidence("evidence", "argentino", 2) != rules
+    with pytest.raises(TrucoError, match="model must be one of auto, evidence, rules, not 'x'"):
+        make_bot("expert", model="x")
+
+
+def test_other_tables_follow_the_evidence() -> None:
+    evidence = _moves_with_policy_evidence("evidence", "espanol", 4)
+    assert _moves_with_policy_evidence("auto", "espanol", 4) == evidence
+    assert _moves_with_policy_evidence("rules", "espanol", 4) != evidence
+
+
 def test_the_rules_model_is_a_distribution() -> None:
     rng = random.Random(8)
     rules = find_variant("argentino")

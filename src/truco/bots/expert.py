@@ -45,8 +45,11 @@ says the caller holds no 28); measured, that misreads a rival who opens the envi
 finished hands say it bluffs the envido (:meth:`truco.bots.rivals.RivalModels.reads`,
 decision 97). ``reading=mix`` and ``reading=types`` blend the two readings by the chance that
 the rival bluffs instead of switching (decision 98; measured no better, options for research).
-``infer=rules`` keeps the sampler's single curve for every call; other tables and presets keep
-it too (not measured there).
+Where the trained policy models the rival instead, ``auto`` reads its other moves by the
+policy but its falta still by the rates (:func:`truco.bots.reading.falta_read`, decision 99):
+read by the policy, a falta opening left the caller so many weak hands that ``expert``
+accepted one with 23. ``infer=rules`` keeps the sampler's single curve for every call; other
+tables and presets keep it too (not measured there).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -66,7 +69,12 @@ from truco.bots.equity import SAMPLES, RivalPlay
 from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Likelihood, Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
-from truco.bots.reading import mixed_likelihood, read_falta_likelihood, read_likelihood
+from truco.bots.reading import (
+    falta_read,
+    mixed_likelihood,
+    read_falta_likelihood,
+    read_likelihood,
+)
 from truco.bots.reading_evidence import typed_likelihood
 from truco.bots.rivals import RivalModels
 from truco.bots.rollout import odds_play_out
@@ -74,6 +82,7 @@ from truco.bots.search import search_deals, to_search
 from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.observation import Observation
+from truco.variants import Rules
 
 #: Deals per decision when no budget is given: fewer at two-player tables, where the answers
 #: of the play-outs are counted (each deal costs more), than at team tables (decision 91).
@@ -130,11 +139,13 @@ class ExpertBot(Bot):
         rival: str = "rules",
         envido: str = "auto",
         reading: str = "switch",
+        model: str = "auto",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
             ("infer", infer, ("auto", "policy", "rules", "read", "falta")),
             ("reading", reading, ("switch", "mix", "types")),
+            ("model", model, ("auto", "evidence", "rules")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
@@ -156,6 +167,7 @@ class ExpertBot(Bot):
         self.edge = Edge(prior=prior) if edge else None
         self.infer = infer
         self.reading = reading
+        self.model = model
         self.playouts = playouts
         self.answers = answers
         self.rival = rival
@@ -192,12 +204,26 @@ class ExpertBot(Bot):
         if self.edge is not None:
             self.edge.observe(obs)
 
+    def rivals_model(self, rules: Rules) -> str:
+        """The model of the rivals (``rules`` or ``policy``) that ``infer=auto`` and
+        ``playouts=auto`` take at a table of ``rules``: the one of best evidence so far
+        (``model=evidence``, :meth:`truco.bots.rivals.RivalModels.best`), or the fixed rules
+        always (``model=rules``). ``model=auto`` keeps the rules in argentino duels, where
+        they were measured better, and the evidence elsewhere (decision 99)."""
+        model = self.model
+        if model == "auto":
+            duel = rules.players == 2 and rules.name == "argentino"
+            model = "rules" if duel else "evidence"
+        return self.rivals.best() if model == "evidence" else "rules"
+
     def reading_model(self, infer: str, model: Likelihood) -> Likelihood:
         """The likelihood the rivals' moves are read by under ``infer``."""
         if infer == "mix":
             return mixed_likelihood(self.rivals.bluffer())
         if infer == "types":
             return typed_likelihood(self.rivals.bluffer())
+        if infer == "policy-falta":
+            return falta_read(model)
         return READINGS.get(infer, model)
 
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
@@ -214,13 +240,15 @@ class ExpertBot(Bot):
         def model(hand: Hand, action: int) -> float:
             return action_likelihood(hand, action, table)
 
-        best = self.rivals.best()
+        best = self.rivals_model(obs.rules)
         duel = obs.rules.players == 2
         infer = best if self.infer == "auto" else self.infer
-        if self.infer == "auto" and best == "rules" and duel and obs.rules.name == "argentino":
+        if self.infer == "auto" and duel and obs.rules.name == "argentino":
             # the falta read by measured rates where measured (decision 96), and every envido
             # move once the rivals' envido decisions say they bluff it (decision 97)
-            if self.reading == "switch":
+            if best != "rules":  # the policy's other moves, but not its falta (decision 99)
+                infer = "policy-falta"
+            elif self.reading == "switch":
                 infer = "read" if self.rivals.reads() else "falta"
             else:  # the two readings blended by their chances (decision 98)
                 infer = self.reading

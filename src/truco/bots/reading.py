@@ -84,15 +84,36 @@ def read_likelihood(hand: Hand, action: int) -> float:
     return likelihood(hand, action)
 
 
-def read_falta_likelihood(hand: Hand, action: int) -> float:
-    """:func:`read_likelihood` for the falta envido alone (a falta called or raised to, and
-    the answers to one), where every bot measured reads alike (``expert:infer=falta``); every
-    other move by the sampler's model."""
+def falta_rate(hand: Hand, action: int) -> float | None:
+    """The measured chance of ``action`` by the actor's envido value where it is a falta move
+    of a duel (a falta called or raised to, or an answer to one), where every bot measured
+    reads alike; None for any other move."""
     if hand.k == 2:
         read = situation(hand, action)
         if read is not None and (read[0] == FACING_FALTA or read[1] == "falta-envido"):
             return READING[read][envido_value(hand.dealt[hand.actor])]
-    return likelihood(hand, action)
+    return None
+
+
+def read_falta_likelihood(hand: Hand, action: int) -> float:
+    """:func:`read_likelihood` for the falta envido alone (:func:`falta_rate`;
+    ``expert:infer=falta``); every other move by the sampler's model."""
+    rate = falta_rate(hand, action)
+    return likelihood(hand, action) if rate is None else rate
+
+
+def falta_read(model: Likelihood) -> Likelihood:
+    """``model`` with the falta moves of a duel read by the measured rates
+    (:func:`falta_rate`): how ``expert`` reads a rival's falta when the trained policy is its
+    model of the rivals (decision 99). The policy was solved over envido buckets in self-play
+    and calls the falta with hands no bot measured calls it with, so that, read by it, a falta
+    left the caller enough weak hands for ``expert`` to accept one with 23."""
+
+    def read(hand: Hand, action: int) -> float:
+        rate = falta_rate(hand, action)
+        return model(hand, action) if rate is None else rate
+
+    return read
 
 
 def mixed_likelihood(bluffer: float) -> Likelihood:
