@@ -45,11 +45,14 @@ says the caller holds no 28); measured, that misreads a rival who opens the envi
 finished hands say it bluffs the envido (:meth:`truco.bots.rivals.RivalModels.reads`,
 decision 97). ``reading=mix`` and ``reading=types`` blend the two readings by the chance that
 the rival bluffs instead of switching (decision 98; measured no better, options for research).
-Where the trained policy models the rival instead, ``auto`` reads its other moves by the
-policy but its falta still by the rates (:func:`truco.bots.reading.falta_read`, decision 99):
-read by the policy, a falta opening left the caller so many weak hands that ``expert``
-accepted one with 23. ``infer=rules`` keeps the sampler's single curve for every call; other
-tables and presets keep it too (not measured there).
+In argentino duels the fixed rules stay the model of the rival whatever the evidence
+(``model=auto``, :meth:`ExpertBot.rivals_model`, decision 99): where the evidence had named
+the policy, ``expert`` won far fewer matches than its score then predicted. Where the trained
+policy does model the rival (``model=evidence``, and at other tables), ``auto`` reads its
+other moves by the policy but its falta still by the rates
+(:func:`truco.bots.reading.falta_read`): read by the policy, a falta opening left the caller
+so many weak hands that ``expert`` accepted one with 23. ``infer=rules`` keeps the sampler's
+single curve for every call; other tables and presets keep it too (not measured there).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
