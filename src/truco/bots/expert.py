@@ -212,7 +212,8 @@ class ExpertBot(Bot):
         ``playouts=auto`` take at a table of ``rules``: the one of best evidence so far
         (``model=evidence``, :meth:`truco.bots.rivals.RivalModels.best`), or the fixed rules
         always (``model=rules``). ``model=auto`` keeps the rules in argentino duels, where
-        they were measured better, and the evidence elsewhere (decision 99)."""
+        they were measured better, and the evidence elsewhere (decision 99; at team tables
+        the rules measured the same, decision 100)."""
         model = self.model
         if model == "auto":
             duel = rules.players == 2 and rules.name == "argentino"
