@@ -1,0 +1,148 @@
+"""``expert:bets=equity``: a rival's truco bet before the first baza is read by the chance its
+cards had of winning the bazas (:mod:`truco.bots.bet_reading`), and the calibration benchmark
+that measured the need (``benchmarks/bet_calibration.py``)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+from support import benchmark, match_after
+
+from truco.actions import QUIERO, TRUCO
+from truco.arena import run_arena
+from truco.bots import make_bot
+from truco.bots.bet_reading import FLOOR, bet_equity, early_bet_likelihood, early_bet_read
+from truco.bots.equity import _duel_bazas, unseen_cards
+from truco.cards import STRENGTH
+from truco.errors import TrucoError
+from truco.hand import Hand
+from truco.variants import find_variant
+
+calibration = benchmark("bet_calibration")
+
+
+def brute_equity(hand: Hand, p: int) -> float:
+    """:func:`bet_equity` the long way: every hand of real cards, one by one."""
+    pool = unseen_cards(hand, p)
+    own = sorted(STRENGTH[c] for c in hand.held[p])
+    n = len(hand.held[1 - p])
+    state = (
+        hand.team,
+        list(hand.baza_results),
+        hand.baza,
+        hand.n_played,
+        hand.best_strength,
+        hand.best_pos,
+        hand.parda,
+        hand.turn,
+    )
+    wins = total = 0
+    for rival in combinations(pool, n):
+        total += 1
+        wins += _duel_bazas(state, p, own[:], sorted(STRENGTH[c] for c in rival))  # type: ignore[arg-type]
+    return wins / total
+
+
+@pytest.mark.parametrize(
+    ("cards", "actions"),
+    [
+        (["1e 1b 7e", "4c 5c 6o"], []),  # mano, nothing played
+        (["4c 5c 6o", "1e 2b 7o"], ["p0 6o"]),  # pie, the mano's card down
+        (["3e 2c 4c", "1b 4b 4o"], ["p0 3e", "p1 4b"]),  # after the first baza
+    ],
+)
+def test_the_equity_counts_every_hand_the_rival_could_hold(
+    cards: list[str], actions: list[str]
+) -> None:
+    m = match_after("argentino", cards, actions)
+    p = m.hand.actor
+    assert bet_equity(m.hand, p) == pytest.approx(brute_equity(m.hand, p), abs=1e-12)
+
+
+def test_the_best_cards_count_more_than_the_worst() -> None:
+    strong = match_after("argentino", ["1e 1b 7e", "4c 5c 6o"], []).hand
+    weak = match_after("argentino", ["4c 5c 6o", "1e 1b 7e"], []).hand
+    assert bet_equity(strong, 0) > 0.9 > 0.1 > bet_equity(weak, 0)
+    # a bet is read as likely from the strong hand, and as a rare bluff from the weak one
+    assert early_bet_likelihood(strong) > 0.95
+    assert FLOOR <= early_bet_likelihood(weak) < 0.06
+
+
+def test_the_card_on_the_table_counts() -> None:
+    """The same three cards, answering a 7 of espadas or a 4 led: a pie who can beat the
+    card down bets on more than a pie who cannot."""
+    low = match_after("argentino", ["4c 5b 6c", "7o 2b 11e"], ["p0 4c"]).hand
+    high = match_after("argentino", ["7e 5b 6c", "7o 2b 11e"], ["p0 7e"]).hand
+    assert low.actor == high.actor == 1
+    assert bet_equity(low, 1) > bet_equity(high, 1)
+
+
+def test_only_early_truco_bets_at_two_players_are_read_by_the_equity() -> None:
+    calls: list[tuple[int, int]] = []
+
+    def model(hand: Hand, action: int) -> float:
+        calls.append((hand.actor, action))
+        return 0.25
+
+    read = early_bet_read(model)
+    early = match_after("argentino", ["1e 1b 7e", "4c 5c 6o"], []).hand
+    assert read(early, TRUCO) == early_bet_likelihood(early) and not calls
+    assert read(early, 0) == 0.25  # a card: the model's
+    late = match_after("argentino", ["3e 2c 4c", "1b 4b 4o"], ["p0 3e", "p1 4b"]).hand
+    assert read(late, TRUCO) == 0.25  # after the first baza: the model's
+    m = match_after("espanol", ["1e 1b 7e", "4c 5c 6o", "3e 3b 2o", "4o 5o 6b"], [], players=4)
+    assert read(m.hand, TRUCO) == 0.25  # a team table: the model's
+    assert len(calls) == 3
+
+
+def test_expert_takes_the_reading_as_an_option() -> None:
+    with pytest.raises(TrucoError, match="bets must be one of auto, strength, equity, not 'x'"):
+        make_bot("expert", bets="x")
+    # a bet before any card is read: seeded, the same choice twice
+    m = match_after("argentino", ["4c 5c 6o", "1e 2b 7o"], ["p0 truco"])
+    obs = m.observation(1)
+    one = make_bot("expert", seed=3, iterations=30, bets="equity").values(obs)
+    two = make_bot("expert", seed=3, iterations=30, bets="equity").values(obs)
+    assert one == two and one[0] in obs.legal_actions
+    # argentino duels read so by default (decision 101); the sampler's curve weighs otherwise
+    auto = make_bot("expert", seed=3, iterations=30).values(obs)
+    strength = make_bot("expert", seed=3, iterations=30, bets="strength").values(obs)
+    assert auto == one and strength[1] != one[1]
+
+
+def test_the_calibration_reports_every_answer_once(tmp_path: Path) -> None:
+    rules = find_variant("argentino", players=2, target=15)
+    run_arena("heuristic", "loose", rules, 4, 7, records=str(tmp_path))
+    strength = calibration.calibrate(tmp_path, "heuristic", "strength", deals=12)
+    equity = calibration.calibrate(tmp_path, "heuristic", "equity", deals=12)
+    assert strength.total.n == equity.total.n > 0
+    assert strength.total.true == equity.total.true  # the true deals do not change
+    assert sum(c.n for c in strength.by_situation.values()) == strength.total.n
+    assert sum(c.n for c in strength.by_answer.values()) == strength.total.n
+    row = strength.total.row()
+    assert 0.0 <= row["predicted"] <= 1.0 and 0.0 <= row["true"] <= 1.0
+    text = calibration.report(strength, "strength")
+    assert text.splitlines()[-1].lstrip().startswith("all")
+
+
+def test_the_calibration_refuses_a_missing_folder_and_team_records(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="no such folder"):
+        calibration.main([str(tmp_path / "none")])
+    run_arena("heuristic", "easy", find_variant("espanol", players=4), 2, 3, records=str(tmp_path))
+    with pytest.raises(SystemExit, match="4 players; the calibration reads duels"):
+        calibration.calibrate(tmp_path, "heuristic")
+
+
+def test_the_bazas_winner_with_open_cards() -> None:
+    # p0 holds the two best cards: whatever p1 does, p0 takes two bazas
+    m = match_after("argentino", ["1e 1b 4c", "3e 3b 2o"], ["p0 truco"])
+    after = m.hand.clone()
+    after.apply(QUIERO)
+    assert calibration.bazas_winner(after) == 0
+    # p1 holds them: it wins, whoever leads
+    m = match_after("argentino", ["3e 3b 2o", "1e 1b 4c"], ["p0 truco"])
+    after = m.hand.clone()
+    after.apply(QUIERO)
+    assert calibration.bazas_winner(after) == 1
