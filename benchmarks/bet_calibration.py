@@ -178,7 +178,8 @@ def report(c: Calibration, bets: str) -> str:
         for k, cell in sorted(cells.items()):
             r = cell.row()
             lines.append(
-                f"  {title + ' ' + k:<36} {cell.n:>5} answers  {r['predicted']:.3f} / {r['true']:.3f}"
+                f"  {title + ' ' + k:<36} {cell.n:>5} answers  "
+                f"{r['predicted']:.3f} / {r['true']:.3f}"
             )
     r = c.total.row()
     lines.append(f"  {'all':<36} {c.total.n:>5} answers  {r['predicted']:.3f} / {r['true']:.3f}")
