@@ -14,7 +14,7 @@ from truco.actions import QUIERO, TRUCO
 from truco.arena import run_arena
 from truco.bots import make_bot
 from truco.bots.bet_reading import FLOOR, bet_equity, early_bet_likelihood, early_bet_read
-from truco.bots.equity import _duel_bazas, unseen_cards
+from truco.bots.equity import _duel_bazas, duel_state, unseen_cards
 from truco.cards import STRENGTH
 from truco.errors import TrucoError
 from truco.hand import Hand
@@ -28,20 +28,11 @@ def brute_equity(hand: Hand, p: int) -> float:
     pool = unseen_cards(hand, p)
     own = sorted(STRENGTH[c] for c in hand.held[p])
     n = len(hand.held[1 - p])
-    state = (
-        hand.team,
-        list(hand.baza_results),
-        hand.baza,
-        hand.n_played,
-        hand.best_strength,
-        hand.best_pos,
-        hand.parda,
-        hand.turn,
-    )
+    state = duel_state(hand)
     wins = total = 0
     for rival in combinations(pool, n):
         total += 1
-        wins += _duel_bazas(state, p, own[:], sorted(STRENGTH[c] for c in rival))  # type: ignore[arg-type]
+        wins += _duel_bazas(state, p, own[:], sorted(STRENGTH[c] for c in rival))
     return wins / total
 
 

@@ -139,16 +139,7 @@ def _duel_answer(
     pool = [STRENGTH[c] for c in unseen_cards(hand, p)]
     n = len(hand.held[1 - p])
     own = sorted(STRENGTH[c] for c in hand.held[p])
-    state = (
-        hand.team,
-        hand.baza_results,
-        hand.baza,
-        hand.n_played,
-        hand.best_strength,
-        hand.best_pos,
-        hand.parda,
-        hand.turn,
-    )
+    state = duel_state(hand)
     read = read and n > 0
     shift = 0.0  # what the caller's bazas add to its strength (rollout.truco_strength)
     if read:
@@ -182,6 +173,20 @@ def _strength_of(strengths: list[int]) -> float:
 #: What :func:`_duel_bazas` needs of a hand: the seats' teams, the bazas' results, the baza,
 #: the cards played in it, the best strength and its seat, whether it is parda, the turn.
 DuelState = tuple[tuple[int, ...], list[int], int, int, int, int, bool, int]
+
+
+def duel_state(hand: Hand) -> DuelState:
+    """What :func:`_duel_bazas` needs of ``hand``, as it stands."""
+    return (
+        hand.team,
+        hand.baza_results,
+        hand.baza,
+        hand.n_played,
+        hand.best_strength,
+        hand.best_pos,
+        hand.parda,
+        hand.turn,
+    )
 
 
 def _duel_bazas(state: DuelState, p: int, own: list[int], rival: list[int]) -> bool:
