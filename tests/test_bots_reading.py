@@ -120,7 +120,10 @@ def test_the_fit_counts_the_moves_of_a_record(tmp_path: Path) -> None:
 
 
 def _moves(infer: str, variant: str, seed: int) -> list[int]:
-    bots = [make_bot("expert", seed=7, iterations=20, infer=infer), make_bot("heuristic", seed=2)]
+    """A seeded game of ``expert`` reading the envido by ``infer`` (its early truco bets by
+    the strength, so that only the envido reading differs)."""
+    expert = make_bot("expert", seed=7, iterations=20, infer=infer, bets="strength")
+    bots = [expert, make_bot("heuristic", seed=2)]
     return moves_of(bots, find_variant(variant, players=2), seed)
 
 
