@@ -73,6 +73,8 @@ def _equity(
     """:func:`bet_equity` of a case (cached: the same strengths, the same count)."""
     counts = dict(pool)
     number, n_played, best, best_pos, turn = baza
+    # (``_duel_bazas`` copies the results it is given: one state serves every case)
+    state: DuelState = (teams, list(results), number, n_played, best, best_pos, parda, turn)
     won = total = 0
     for rival in combinations_with_replacement(sorted(counts), n):
         ways = 1
@@ -81,7 +83,6 @@ def _equity(
         if not ways:
             continue
         total += ways
-        state: DuelState = (teams, list(results), number, n_played, best, best_pos, parda, turn)
         if _duel_bazas(state, p, list(own), list(rival)):
             won += ways
     return won / total if total else 0.5
