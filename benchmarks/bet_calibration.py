@@ -50,19 +50,16 @@ def bazas_winner(hand: Hand) -> int:
     if hand.over:
         return -1
     team = hand.team[hand.actor]
-    fallback = -1
     cards = [a for a in hand.legal_actions() if a < 40]
+    undecided = not cards
     for card in cards:
         after = hand.clone()
         after.apply(card)
         winner = bazas_winner(after)
         if winner == team:
             return team
-        if winner < 0 and fallback < 0:
-            fallback = -2
-    if not cards or fallback == -2:
-        return -1
-    return 1 - team
+        undecided = undecided or winner < 0
+    return -1 if undecided else 1 - team
 
 
 def situation(hand: Hand) -> str:
@@ -113,7 +110,7 @@ class Calibration:
 
 
 def predicted_share(
-    hand: Hand, sampler: Sampler, model: Likelihood, rng: random.Random, deals: int, team: int
+    sampler: Sampler, model: Likelihood, rng: random.Random, deals: int, team: int
 ) -> float | None:
     """The weighted share of ``deals`` drawn deals whose bazas ``team`` wins after a quiero."""
     won = total = 0.0
@@ -162,7 +159,7 @@ def calibrate(
                         sampler = None
                     share = None
                     if sampler is not None and winner >= 0:
-                        share = predicted_share(hand, sampler, model, rng, deals, seat % 2)
+                        share = predicted_share(sampler, model, rng, deals, seat % 2)
                     if share is not None:
                         name = {QUIERO: "quiero", NO_QUIERO: "no quiero"}.get(move.action, "raise")
                         out.add(situation(hand), name, share, winner == seat % 2)
