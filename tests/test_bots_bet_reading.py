@@ -15,6 +15,7 @@ from truco.arena import run_arena
 from truco.bots import make_bot
 from truco.bots.bet_reading import FLOOR, bet_equity, early_bet_likelihood, early_bet_read
 from truco.bots.equity import _duel_bazas, duel_state, unseen_cards
+from truco.bots.expert import ExpertBot
 from truco.cards import STRENGTH
 from truco.errors import TrucoError
 from truco.hand import Hand
@@ -88,8 +89,20 @@ def test_only_early_truco_bets_at_two_players_are_read_by_the_equity() -> None:
     assert len(calls) == 3
 
 
+def test_a_higher_floor_reads_a_weak_early_bet_as_likelier() -> None:
+    """Decision 102: the floor is the share of early bets made with no chance, so a bluffer's
+    weak bet is read as more likely, and a strong hand's about the same."""
+    weak = match_after("argentino", ["4c 5c 6o", "1e 1b 7e"], []).hand
+    strong = match_after("argentino", ["1e 1b 7e", "4c 5c 6o"], []).hand
+    low, high = early_bet_read(lambda h, a: 1.0), early_bet_read(lambda h, a: 1.0, 0.4)
+    assert high(weak, TRUCO) == pytest.approx(0.4, abs=0.01) and low(weak, TRUCO) < 0.06
+    assert high(strong, TRUCO) == pytest.approx(low(strong, TRUCO), abs=0.05)
+
+
 def test_expert_takes_the_reading_as_an_option() -> None:
-    with pytest.raises(TrucoError, match="bets must be one of auto, strength, equity, not 'x'"):
+    with pytest.raises(
+        TrucoError, match="bets must be one of auto, strength, equity, fit, not 'x'"
+    ):
         make_bot("expert", bets="x")
     # a bet before any card is read: seeded, the same choice twice
     m = match_after("argentino", ["4c 5c 6o", "1e 2b 7o"], ["p0 truco"])
@@ -99,8 +112,24 @@ def test_expert_takes_the_reading_as_an_option() -> None:
     assert one == two and one[0] in obs.legal_actions
     # argentino duels read so by default (decision 101); the sampler's curve weighs otherwise
     auto = make_bot("expert", seed=3, iterations=30).values(obs)
+    fit = make_bot("expert", seed=3, iterations=30, bets="fit").values(obs)
     strength = make_bot("expert", seed=3, iterations=30, bets="strength").values(obs)
-    assert auto == one and strength[1] != one[1]
+    # with nothing counted yet the fitted floor is the fixed one (decision 102)
+    assert auto == fit == one and strength[1] != one[1]
+
+
+def test_the_fitted_floor_follows_the_rivals_early_bluffs() -> None:
+    """``bets=fit`` reads a bet by a floor as high as the rival's early bluffs counted so
+    far (decision 102): a rival seen to call early at every chance is read differently."""
+    m = match_after("argentino", ["4c 5c 6o", "1e 2b 7o"], ["p0 truco"])
+    obs = m.observation(1)
+    bots = [make_bot("expert", seed=3, iterations=30, bets=b) for b in ("fit", "equity")]
+    for bot in bots:
+        assert isinstance(bot, ExpertBot)
+        bot.rivals.early_chances = bot.rivals.early_calls = 60
+    assert bots[0].rivals.early_bluff() > 0.5
+    fit, fixed = (bot.values(obs) for bot in bots)
+    assert fit[1] != fixed[1]
 
 
 def test_the_calibration_reports_every_answer_once(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from truco.actions import NO_QUIERO, QUIERO, TRUCO
 from truco.bots import Bot, make_bot
 from truco.bots.equity import RivalPlay, equity_answer, play_out, play_out_action
 from truco.bots.expert import ExpertBot
-from truco.bots.rivals import PRIOR_CHANCES, RULES_CALL_SHARE, RivalModels
+from truco.bots.rivals import EARLY_CALL_SHARE, PRIOR_CHANCES, RULES_CALL_SHARE, RivalModels
 from truco.bots.rollout import rollout_action
 from truco.errors import TrucoError
 from truco.match import Match
@@ -70,6 +70,18 @@ def test_the_rivals_bluffs_are_their_calls_beyond_the_rules_share() -> None:
     assert models.bluff() == 0.0
 
 
+def test_the_early_bluffs_are_the_early_calls_beyond_a_value_bettors_share() -> None:
+    """Decision 102: the calls before the first baza beyond :data:`EARLY_CALL_SHARE`."""
+    models = RivalModels()
+    assert models.early_bluff() == 0.0
+    models.early_chances, models.early_calls = 40, 20
+    share = (20 + EARLY_CALL_SHARE * PRIOR_CHANCES) / (40 + PRIOR_CHANCES)
+    expected = (share - EARLY_CALL_SHARE) / (1 - EARLY_CALL_SHARE)
+    assert models.early_bluff() == pytest.approx(expected)
+    models.early_calls = 5  # fewer calls than a bettor by value makes: no bluff
+    assert models.early_bluff() == 0.0
+
+
 def _seen_bluff(rival: str) -> RivalModels:
     """What ``expert`` counted of ``rival``'s truco calls over a seeded game."""
     expert = make_bot("expert", seed=1, iterations=20)
@@ -91,6 +103,9 @@ def test_a_loose_rival_is_seen_to_bluff_and_a_tight_one_not() -> None:
         assert seen.chances >= 10 and 0 <= seen.calls <= seen.chances
     assert loose.calls / loose.chances > 0.3 > tight.calls / tight.chances
     assert loose.bluff() > 0.15 and tight.bluff() == 0.0
+    for seen in (loose, tight):  # the early chances are some of the chances
+        assert 0 < seen.early_chances <= seen.chances and seen.early_calls <= seen.calls
+    assert loose.early_bluff() > 0.0 == tight.early_bluff()
 
 
 def _moves(rival: str) -> list[int]:

@@ -88,20 +88,21 @@ def _equity(
     return won / total if total else 0.5
 
 
-def early_bet_likelihood(hand: Hand) -> float:
+def early_bet_likelihood(hand: Hand, floor: float = FLOOR) -> float:
     """How likely the actor of the two-player ``hand`` is to call or raise the truco here,
-    before the first baza is decided, by its :func:`bet_equity`."""
+    before the first baza is decided, by its :func:`bet_equity`; ``floor`` is the share of
+    such bets made with no chance at all."""
     equity = bet_equity(hand, hand.actor)
-    return FLOOR + (1.0 - FLOOR) / (1.0 + math.exp(-(equity - CENTRE) * SLOPE))
+    return floor + (1.0 - floor) / (1.0 + math.exp(-(equity - CENTRE) * SLOPE))
 
 
-def early_bet_read(model: Likelihood) -> Likelihood:
+def early_bet_read(model: Likelihood, floor: float = FLOOR) -> Likelihood:
     """``model``, but a truco call or raise before the first baza is decided, at two players,
-    read by :func:`early_bet_likelihood` (``expert:bets=equity``)."""
+    read by :func:`early_bet_likelihood` with ``floor`` (``expert:bets=equity``)."""
 
     def read(hand: Hand, action: int) -> float:
         if TRUCO <= action <= JOC_FORA and hand.k == 2 and not hand.baza_results:
-            return early_bet_likelihood(hand)
+            return early_bet_likelihood(hand, floor)
         return model(hand, action)
 
     return read

@@ -59,8 +59,12 @@ by the chance its cards had of winning the bazas against every hand it could not
 as the play-outs' answerers count theirs (``bets=equity``, :mod:`truco.bots.bet_reading`):
 read by its cards' strength alone (``bets=strength``, the sampler's curve), such a bet left the
 bettor with weak hands so often that ``expert`` accepted bets it won 43% of the time believing
-56% (``benchmarks/bet_calibration.py``). ``bets=auto``, the default, reads so in argentino
-duels, where it was measured (decision 101), and by the strength elsewhere.
+56% (``benchmarks/bet_calibration.py``). One floor of bluffs (5%) does not fit every rival: a
+rival that calls early far more often than a bettor by value bluffs there, and ``bets=fit``
+raises the floor to the share of its early calls beyond a value bettor's
+(:meth:`truco.bots.rivals.RivalModels.early_bluff`, counted over the finished hands of the
+match; decision 102). ``bets=auto``, the default, is ``fit`` in argentino duels, where it was
+measured (decisions 101, 102), and reads by the strength elsewhere.
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -75,7 +79,7 @@ import time
 from pathlib import Path
 
 from truco.bots.base import Bot, register
-from truco.bots.bet_reading import early_bet_read
+from truco.bots.bet_reading import FLOOR, early_bet_read
 from truco.bots.edge import Edge
 from truco.bots.equity import SAMPLES, RivalPlay
 from truco.bots.equity import play_out as equity_play_out
@@ -163,7 +167,7 @@ class ExpertBot(Bot):
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
             ("envido", envido, ("auto", "rules", "odds")),
-            ("bets", bets, ("auto", "strength", "equity")),
+            ("bets", bets, ("auto", "strength", "equity", "fit")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -300,10 +304,12 @@ class ExpertBot(Bot):
 
         reading = self.reading_model(infer, model)
         bets = self.bets
-        if bets == "auto":  # by their equity where measured better: argentino duels (decision 101)
-            bets = "equity" if duel and obs.rules.name == "argentino" else "strength"
-        if bets == "equity" and duel:  # a rival's early truco bets by their equity
-            reading = early_bet_read(reading)
+        if bets == "auto":  # by their equity where measured better: argentino duels (decisions
+            # 101, 102), with a floor as high as the rival's early bluffs counted so far
+            bets = "fit" if duel and obs.rules.name == "argentino" else "strength"
+        if bets in ("equity", "fit") and duel:  # a rival's early truco bets by their equity
+            floor = max(FLOOR, self.rivals.early_bluff()) if bets == "fit" else FLOOR
+            reading = early_bet_read(reading, floor)
         return search_deals(
             obs,
             legal,
