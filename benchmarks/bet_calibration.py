@@ -16,7 +16,10 @@ the table, with the bot's card led, and after one or two bazas. The bot is the f
 name starts with ``--bot`` (default ``expert``).
 
     .venv/bin/python benchmarks/bet_calibration.py RECORDS_DIR [--bot expert]
-        [--bets strength|equity] [--deals 200] [--seed 1] [--json]
+        [--bets strength|equity] [--floor 0.05] [--deals 200] [--seed 1] [--json]
+
+``--floor`` is the share of early bets the ``equity`` reading takes for bluffs (its fixed 5%, or
+the floor ``expert:bets=fit`` fits to a rival that bluffs early: decision 102).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
-from truco.bots.bet_reading import early_bet_read
+from truco.bots.bet_reading import FLOOR, early_bet_read
 from truco.bots.knowledge import Likelihood, Sampler, likelihood
 from truco.cards import parse_hand
 from truco.errors import TrucoError
@@ -127,10 +130,16 @@ def predicted_share(
 
 
 def calibrate(
-    folder: Path, bot: str = "expert", bets: str = "strength", deals: int = 200, seed: int = 1
+    folder: Path,
+    bot: str = "expert",
+    bets: str = "strength",
+    deals: int = 200,
+    seed: int = 1,
+    floor: float = FLOOR,
 ) -> Calibration:
-    """The calibration of the reading ``bets`` at every truco answer of ``bot`` in ``folder``."""
-    model = READINGS[bets]
+    """The calibration of the reading ``bets`` (``equity`` with the bluffs' ``floor``) at every
+    truco answer of ``bot`` in ``folder``."""
+    model = early_bet_read(likelihood, floor) if bets == "equity" else READINGS[bets]
     rng = random.Random(seed)
     out = Calibration()
     for path in sorted(folder.glob("*.truco")):
@@ -188,6 +197,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("records", type=Path)
     parser.add_argument("--bot", default="expert", help="the seat's name prefix (default expert)")
     parser.add_argument("--bets", choices=sorted(READINGS), default="strength")
+    parser.add_argument(
+        "--floor", type=float, default=FLOOR, help="the equity reading's floor of bluffs"
+    )
     parser.add_argument("--deals", type=int, default=200, help="deals drawn per answer")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
@@ -196,7 +208,9 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"{args.records}: no such folder of records")
     if args.deals < 1:
         raise SystemExit("--deals must be at least 1")
-    c = calibrate(args.records, args.bot, args.bets, args.deals, args.seed)
+    if not 0 <= args.floor < 1:
+        raise SystemExit(f"--floor must be at least 0 and less than 1, not {args.floor}")
+    c = calibrate(args.records, args.bot, args.bets, args.deals, args.seed, args.floor)
     if args.json:
         json.dump(c.to_json(), sys.stdout, indent=2)
         print()

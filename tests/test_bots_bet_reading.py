@@ -145,6 +145,18 @@ def test_the_calibration_reports_every_answer_once(tmp_path: Path) -> None:
     assert 0.0 <= row["predicted"] <= 1.0 and 0.0 <= row["true"] <= 1.0
     text = calibration.report(strength, "strength")
     assert text.splitlines()[-1].lstrip().startswith("all")
+    # a higher floor reads more of the early bets as bluffs: the bot's predicted share rises
+    # there (the same deals drawn, weighed more evenly), and the true shares stay
+    high = calibration.calibrate(tmp_path, "heuristic", "equity", deals=12, floor=0.5)
+    early = [k for k in equity.by_situation if k.startswith("first baza")]
+    assert early and high.total.true == equity.total.true
+    for k in early:
+        assert high.by_situation[k].n == equity.by_situation[k].n
+    assert sum(high.by_situation[k].predicted for k in early) > sum(
+        equity.by_situation[k].predicted for k in early
+    )
+    with pytest.raises(SystemExit, match=r"--floor must be at least 0 and less than 1, not 1\.5"):
+        calibration.main([str(tmp_path), "--bets", "equity", "--floor", "1.5"])
 
 
 def test_the_calibration_refuses_a_missing_folder_and_team_records(tmp_path: Path) -> None:
