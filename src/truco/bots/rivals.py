@@ -137,18 +137,14 @@ class RivalModels:
         """How often the rivals call or raise the truco where the rules' threshold would not:
         their share of calls in their chances (shrunk toward :data:`RULES_CALL_SHARE` by
         :data:`PRIOR_CHANCES`), less the share the threshold makes, over the chances left."""
-        share = (self.calls + RULES_CALL_SHARE * PRIOR_CHANCES) / (self.chances + PRIOR_CHANCES)
-        return max(0.0, share - RULES_CALL_SHARE) / (1.0 - RULES_CALL_SHARE)
+        return _excess_share(self.calls, self.chances, RULES_CALL_SHARE)
 
     def early_bluff(self) -> float:
         """How often the rivals call or raise the truco before the first baza with nothing to
         call on: their share of calls in those chances (shrunk toward
         :data:`EARLY_CALL_SHARE` by :data:`PRIOR_CHANCES`) beyond the share a bettor by value
         makes, over the chances left (decision 102)."""
-        share = (self.early_calls + EARLY_CALL_SHARE * PRIOR_CHANCES) / (
-            self.early_chances + PRIOR_CHANCES
-        )
-        return max(0.0, share - EARLY_CALL_SHARE) / (1.0 - EARLY_CALL_SHARE)
+        return _excess_share(self.early_calls, self.early_chances, EARLY_CALL_SHARE)
 
     def observe(self, obs: Observation, table: PolicyTable | None) -> None:
         """Remember the seat's cards in this hand, and score the previous hand if it ended
@@ -220,6 +216,13 @@ class RivalModels:
         for model in MODELS:
             self.evidence[model] += gained[model]
         self.hands_scored += 1
+
+
+def _excess_share(calls: int, chances: int, base: float) -> float:
+    """The share of ``chances`` called beyond ``base`` (shrunk toward ``base`` by
+    :data:`PRIOR_CHANCES`), over the share ``base`` leaves: the bluffs beyond a bettor by value."""
+    share = (calls + base * PRIOR_CHANCES) / (chances + PRIOR_CHANCES)
+    return max(0.0, share - base) / (1.0 - base)
 
 
 def _envido_values(
