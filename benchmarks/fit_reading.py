@@ -139,7 +139,7 @@ def main() -> None:
         out = _header(
             [
                 "The envido moves of duels by the mover's envido value (0..33), one table per bot,",
-                "as measured by ``benchmarks/fit_reading.py --types`` (README, decision 97) over",
+                "as measured by ``benchmarks/fit_reading.py --types`` (decision 97) over",
                 f"the envido decisions of each: {decisions}.",
             ],
             "TYPES: Final[dict[str, dict[tuple[str, str], tuple[float, ...]]]] = {",
@@ -154,7 +154,7 @@ def main() -> None:
             [
                 "The envido moves of duels by the mover's envido value (0..33), as measured by",
                 f"``benchmarks/fit_reading.py`` over {_decisions(counts)} envido "
-                "decisions (README, decision 96).",
+                "decisions (decision 96).",
             ],
             "READING: Final[dict[tuple[str, str], tuple[float, ...]]] = {",
         )

@@ -21,7 +21,8 @@ it three ways, so that the opponent model it infers with is the one it plays:
    in the match, from a prior centred on ``prior_edge`` points a hand
    (:mod:`truco.bots.edge`): the stronger side does not stake the match on an even gamble.
    It is off by default: measured, it wins more against a calling station with
-   ``prior_edge=0.5``, and no more against ``heuristic`` or ``search`` (README, decision 85).
+   ``prior_edge=0.5``, and no more against ``heuristic`` or ``search`` (decision 85,
+   ``docs/expert-log.md``).
 
 Under the fixed rules, the play-outs of two-player tables answer a truco bet by counting the
 bazas against the rivals' cards drawn anew from those the answerer has not seen

@@ -12,8 +12,9 @@ left a good share of weak hands to the raiser: in 200 matches against ``search``
 
 :data:`truco.bots.reading_table.READING` holds, for each situation of the envido and each move
 there, the measured chance of that move by the mover's envido value (0..33), made by
-``benchmarks/fit_reading.py`` from arena records (README). :func:`read_likelihood` weighs a
-sampled deal by it; every other move is read as the sampler's model reads it.
+``benchmarks/fit_reading.py`` from arena records (``docs/expert-log.md``).
+:func:`read_likelihood` weighs a sampled deal by it; every other move is read as the
+sampler's model reads it.
 :func:`read_falta_likelihood` reads the falta alone: the plain envido opening differs by bot
 (``search`` bluffs it, ``heuristic`` opens mostly with 24 to 27), and read by the pooled rates
 ``heuristic``'s openings looked like bluffs (decision 96), so that is ``expert``'s default.

@@ -1,5 +1,5 @@
 """The envido moves of duels by the mover's envido value (0..33), as measured by
-``benchmarks/fit_reading.py`` over 6739 envido decisions (README, decision 96).
+``benchmarks/fit_reading.py`` over 6739 envido decisions (decision 96).
 Made by that command: do not edit by hand.
 """
 

@@ -1,5 +1,5 @@
 """The envido moves of duels by the mover's envido value (0..33), one table per bot,
-as measured by ``benchmarks/fit_reading.py --types`` (README, decision 97) over
+as measured by ``benchmarks/fit_reading.py --types`` (decision 97) over
 the envido decisions of each: 1675 of search, 1816 of heuristic.
 Made by that command: do not edit by hand.
 """

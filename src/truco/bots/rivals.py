@@ -42,8 +42,9 @@ EPSILON = 0.1
 MODELS = ("rules", "policy")
 #: The prior odds of the rules model against the policy, as a log: 10,000 to 1. A model that
 #: fits a rival's bets a little better is not yet one to search against (play-outs under a
-#: wrong model of the rivals measured far worse than under the rules, README), so the policy
-#: takes over only on decisive evidence (about 9.2 nats, "decisive" on Jeffreys' scale).
+#: wrong model of the rivals measured far worse than under the rules, ``docs/expert-log.md``),
+#: so the policy takes over only on decisive evidence (about 9.2 nats, "decisive" on
+#: Jeffreys' scale).
 PRIOR_LOG_ODDS = math.log(10_000)
 #: The share of the chances to call or raise the truco at which the rules' threshold calls
 #: (strength 0.75, :func:`truco.bots.rollout.rollout_action`), as measured over the seats of
