@@ -1,12 +1,14 @@
 """How well a reading of the rivals' truco bets predicts the bazas: at every answer a bot gave
-to a truco, retruco, vale cuatro or joc fora in a folder of two-player arena records, the share
-of the bazas its team wins after a "quiero", predicted and true.
+to a truco, retruco, vale cuatro or joc fora in a folder of arena records (two players or a
+team table), the share of the bazas its team wins after a "quiero", predicted and true.
 
 At each answer the bot's observation is rebuilt and ``--deals`` deals of the hidden cards are
 drawn as ``expert`` draws them (:class:`truco.bots.knowledge.Sampler`), each weighed by how
 likely the rivals' moves so far were under the reading: ``strength`` (the sampler's model,
-:func:`truco.bots.knowledge.likelihood`) or ``equity`` (its early truco bets by
-:mod:`truco.bots.bet_reading`, ``expert:bets=equity``). In each deal, and in the true one, the
+:func:`truco.bots.knowledge.likelihood`), ``equity`` (its early truco bets at two players by
+:mod:`truco.bots.bet_reading`, ``expert:bets=equity``) or ``team`` (a team table's truco bets
+made once a card is on the table with the floor ``--floor``, ``expert:bets=team``, decision
+103). In each deal, and in the true one, the
 bet is accepted and the bazas are played on by cards with open cards and best play on both
 sides (double dummy: an upper bound on what either side can make of its cards, the same for
 the predicted and the true). The predicted share is the weighted share of the drawn deals the
@@ -16,10 +18,13 @@ the table, with the bot's card led, and after one or two bazas. The bot is the f
 name starts with ``--bot`` (default ``expert``).
 
     .venv/bin/python benchmarks/bet_calibration.py RECORDS_DIR [--bot expert]
-        [--bets strength|equity] [--floor 0.05] [--deals 200] [--seed 1] [--json]
+        [--bets strength|equity|team] [--floor F] [--deals 200] [--seed 1] [--json]
 
-``--floor`` is the share of early bets the ``equity`` reading takes for bluffs (its fixed 5%, or
-the floor ``expert:bets=fit`` fits to a rival that bluffs early: decision 102).
+``--floor`` is the share of the bets read that the reading takes for bluffs: for ``equity`` the
+early bets (its fixed 5% by default, or the floor ``expert:bets=fit`` fits to a rival that
+bluffs early: decision 102), for ``team`` the late bets of a team table (default
+:data:`truco.bots.bet_reading.TEAM_FLOOR`; 1 reads them not at all). At a team table the bot's
+answers are those of its first seat, and the bazas are played with open cards by both teams.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from truco.actions import JOC_FORA, NO_QUIERO, QUIERO, TRUCO
-from truco.bots.bet_reading import FLOOR, early_bet_read
+from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_read
 from truco.bots.knowledge import Likelihood, Sampler, likelihood
 from truco.cards import parse_hand
 from truco.errors import TrucoError
@@ -41,7 +46,11 @@ from truco.match import Move
 from truco.records import load
 from truco.referee import start_match
 
-READINGS: dict[str, Likelihood] = {"strength": likelihood, "equity": early_bet_read(likelihood)}
+READINGS: dict[str, Likelihood] = {
+    "strength": likelihood,
+    "equity": early_bet_read(likelihood),
+    "team": team_bet_read(likelihood),
+}
 
 
 def bazas_winner(hand: Hand) -> int:
@@ -135,17 +144,20 @@ def calibrate(
     bets: str = "strength",
     deals: int = 200,
     seed: int = 1,
-    floor: float = FLOOR,
+    floor: float | None = None,
 ) -> Calibration:
-    """The calibration of the reading ``bets`` (``equity`` with the bluffs' ``floor``) at every
-    truco answer of ``bot`` in ``folder``."""
-    model = early_bet_read(likelihood, floor) if bets == "equity" else READINGS[bets]
+    """The calibration of the reading ``bets`` (``equity`` or ``team`` with the bluffs'
+    ``floor``, by default its own) at every truco answer of ``bot`` in ``folder``."""
+    if bets == "equity":
+        model = early_bet_read(likelihood, FLOOR if floor is None else floor)
+    elif bets == "team":
+        model = team_bet_read(likelihood, TEAM_FLOOR if floor is None else floor)
+    else:
+        model = READINGS[bets]
     rng = random.Random(seed)
     out = Calibration()
     for path in sorted(folder.glob("*.truco")):
         record = load(path)
-        if record.players != 2:
-            raise SystemExit(f"{path}: {record.players} players; the calibration reads duels")
         names = record.names or []
         seat = next((i for i, n in enumerate(names) if n.startswith(bot)), None)
         if seat is None:
@@ -198,7 +210,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot", default="expert", help="the seat's name prefix (default expert)")
     parser.add_argument("--bets", choices=sorted(READINGS), default="strength")
     parser.add_argument(
-        "--floor", type=float, default=FLOOR, help="the equity reading's floor of bluffs"
+        "--floor",
+        type=float,
+        default=None,
+        help=f"the reading's floor of bluffs (equity {FLOOR}, team {TEAM_FLOOR})",
     )
     parser.add_argument("--deals", type=int, default=200, help="deals drawn per answer")
     parser.add_argument("--seed", type=int, default=1)
@@ -208,8 +223,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"{args.records}: no such folder of records")
     if args.deals < 1:
         raise SystemExit("--deals must be at least 1")
-    if not 0 <= args.floor < 1:
-        raise SystemExit(f"--floor must be at least 0 and less than 1, not {args.floor}")
+    if args.floor is not None and not 0 <= args.floor <= 1:
+        raise SystemExit(f"--floor must be from 0 to 1, not {args.floor}")
     c = calibrate(args.records, args.bot, args.bets, args.deals, args.seed, args.floor)
     if args.json:
         json.dump(c.to_json(), sys.stdout, indent=2)

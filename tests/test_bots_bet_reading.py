@@ -13,9 +13,18 @@ from support import benchmark, match_after
 from truco.actions import QUIERO, TRUCO
 from truco.arena import run_arena
 from truco.bots import make_bot
-from truco.bots.bet_reading import FLOOR, bet_equity, early_bet_likelihood, early_bet_read
+from truco.bots.bet_reading import (
+    FLOOR,
+    TEAM_FLOOR,
+    bet_equity,
+    early_bet_likelihood,
+    early_bet_read,
+    team_bet_read,
+)
 from truco.bots.equity import _duel_bazas, duel_state, unseen_cards
 from truco.bots.expert import ExpertBot
+from truco.bots.knowledge import truco_bet_likelihood
+from truco.bots.rollout import truco_strength
 from truco.cards import STRENGTH
 from truco.errors import TrucoError
 from truco.hand import Hand
@@ -101,7 +110,7 @@ def test_a_higher_floor_reads_a_weak_early_bet_as_likelier() -> None:
 
 def test_expert_takes_the_reading_as_an_option() -> None:
     with pytest.raises(
-        TrucoError, match="bets must be one of auto, strength, equity, fit, not 'x'"
+        TrucoError, match="bets must be one of auto, strength, equity, fit, team, not 'x'"
     ):
         make_bot("expert", bets="x")
     # a bet before any card is read: seeded, the same choice twice
@@ -155,16 +164,28 @@ def test_the_calibration_reports_every_answer_once(tmp_path: Path) -> None:
     assert sum(high.by_situation[k].predicted for k in early) > sum(
         equity.by_situation[k].predicted for k in early
     )
-    with pytest.raises(SystemExit, match=r"--floor must be at least 0 and less than 1, not 1\.5"):
+    with pytest.raises(SystemExit, match=r"--floor must be from 0 to 1, not 1\.5"):
         calibration.main([str(tmp_path), "--bets", "equity", "--floor", "1.5"])
 
 
-def test_the_calibration_refuses_a_missing_folder_and_team_records(tmp_path: Path) -> None:
+def test_the_calibration_refuses_a_missing_folder(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="no such folder"):
         calibration.main([str(tmp_path / "none")])
-    run_arena("heuristic", "easy", find_variant("espanol", players=4), 2, 3, records=str(tmp_path))
-    with pytest.raises(SystemExit, match="4 players; the calibration reads duels"):
-        calibration.calibrate(tmp_path, "heuristic")
+
+
+def test_the_calibration_reads_team_tables(tmp_path: Path) -> None:
+    """Decision 103: team records are calibrated too; reading a team table's late truco bets
+    not at all (floor 1) changes the predicted shares after a card is down, never the true."""
+    rules = find_variant("valenciano", players=4)
+    run_arena("search:iterations=20", "heuristic", rules, 4, 3, records=str(tmp_path))
+    strength = calibration.calibrate(tmp_path, "search", "strength", deals=8)
+    unread = calibration.calibrate(tmp_path, "search", "team", deals=8, floor=1.0)
+    assert strength.total.n > 0 and unread.total.n == strength.total.n
+    assert unread.total.true == strength.total.true
+    late = [k for k in strength.by_situation if k != "first baza, no card down"]
+    assert late and any(
+        unread.by_situation[k].predicted != strength.by_situation[k].predicted for k in late
+    )
 
 
 def test_the_bazas_winner_with_open_cards() -> None:
@@ -178,3 +199,50 @@ def test_the_bazas_winner_with_open_cards() -> None:
     after = m.hand.clone()
     after.apply(QUIERO)
     assert calibration.bazas_winner(after) == 1
+
+
+def test_a_team_tables_late_bets_are_read_with_the_team_floor() -> None:
+    """Decision 103: at a team table, a rival's truco bet made once a card is on the table is
+    read by its cards' strength with :data:`TEAM_FLOOR` of bluffs; a bet before any card, a
+    duel's bet and every other move are the model's."""
+    calls: list[int] = []
+
+    def model(hand: Hand, action: int) -> float:
+        calls.append(action)
+        return 0.25
+
+    read = team_bet_read(model)
+    cards = ["4c 5c 6o", "1e 1b 7e", "4o 5o 6b", "3e 3b 7o"]
+    late = match_after("valenciano", cards, ["p0 4c"], players=4).hand
+    p = late.actor
+    weak = truco_bet_likelihood(truco_strength(late, p), TEAM_FLOOR)
+    assert read(late, TRUCO) == pytest.approx(weak) and not calls
+    # the floor is the share of bets taken for bluffs: the weakest hand still bets that often
+    assert TEAM_FLOOR <= read(late, TRUCO) < truco_bet_likelihood(1.0, TEAM_FLOOR)
+    assert read(late, 0) == 0.25  # a card: the model's
+    early = match_after("valenciano", cards, [], players=4).hand
+    assert read(early, TRUCO) == 0.25  # no card down yet: the model's
+    duel = match_after("argentino", ["3e 2c 4c", "1b 4b 4o"], ["p0 3e", "p1 4b"]).hand
+    assert read(duel, TRUCO) == 0.25  # two players: the model's
+    assert len(calls) == 3
+    with pytest.raises(TrucoError, match=r"team_floor must be from 0 to 1, not 1\.5"):
+        make_bot("expert", team_floor=1.5)
+    with pytest.raises(TrucoError, match="team_floor must be from 0 to 1, not 'x'"):
+        make_bot("expert", team_floor="x")
+
+
+def test_expert_reads_a_team_tables_late_bets_only_when_asked() -> None:
+    """``bets=team`` changes what ``expert`` weighs at a team table once a bet is made with a
+    card down, reproducibly; the defaults keep the sampler's curve there (decision 103)."""
+    cards = ["4c 5c 6o", "1e 1b 7e", "4o 5o 6b", "3e 3b 7o"]
+    m = match_after("valenciano", cards, ["p0 4c", "p1 truc"], players=4)
+    obs = m.observation(2)
+    assert QUIERO in obs.legal_actions
+
+    def values(**options: object) -> dict[int, float]:
+        return make_bot("expert", seed=3, iterations=40, **options).values(obs)[1]
+
+    team = values(bets="team")
+    assert team == values(bets="team")
+    assert values() == values(bets="strength") != team
+    assert values(bets="team", team_floor=1.0) != team

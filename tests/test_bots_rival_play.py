@@ -11,10 +11,16 @@ from support import match_after, moves_of
 
 from truco.actions import NO_QUIERO, QUIERO, TRUCO
 from truco.bots import Bot, make_bot
-from truco.bots.equity import RivalPlay, equity_answer, play_out, play_out_action
+from truco.bots.equity import (
+    RivalPlay,
+    equity_answer,
+    odds_bluff_play_out,
+    play_out,
+    play_out_action,
+)
 from truco.bots.expert import ExpertBot
 from truco.bots.rivals import EARLY_CALL_SHARE, PRIOR_CHANCES, RULES_CALL_SHARE, RivalModels
-from truco.bots.rollout import rollout_action
+from truco.bots.rollout import odds_action, odds_play_out, rollout_action
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import find_variant
@@ -122,3 +128,39 @@ def test_the_rival_play_is_an_option_of_expert_and_reproduces() -> None:
     assert len({tuple(default), tuple(read), tuple(fit)}) == 3
     with pytest.raises(TrucoError, match="rival must be one of rules, read, fit, not 'x'"):
         make_bot("expert", rival="x")
+
+
+def test_a_team_tables_bluffing_rivals_call_where_the_rules_do_not() -> None:
+    """Decision 103: at a team table ``rival=fit`` plays the odds' play-out (decision 95) with
+    the rivals calling the truco beyond the rules at the rate they were seen to."""
+    cards = ["4c 5c 6o", "1e 1b 7e", "4o 5o 6b", "3e 3b 7o"]
+    m = match_after("valenciano", cards, [], players=4)
+    hand = m.hand
+    assert hand.actor == 0 and TRUCO in hand.legal_actions()
+    assert odds_action(hand) < 40  # the rules lead a card with nothing to call on
+    calm, ruled = hand.clone(), hand.clone()
+    odds_bluff_play_out(calm, lambda: 0.0, team=0, bluff=0.0)
+    odds_play_out(ruled)
+    assert calm.history == ruled.history and calm.score == ruled.score
+    bluffing = hand.clone()
+    odds_bluff_play_out(bluffing, lambda: 0.0, team=0, bluff=1.0)
+    assert bluffing.over and bluffing.history[0] & 63 == TRUCO  # its first move: a call
+    searching = hand.clone()  # the searching side (team 1 here bluffs) still leads its card
+    odds_bluff_play_out(searching, lambda: 0.0, team=1, bluff=1.0)
+    assert searching.history[0] & 63 < 40
+
+
+def test_expert_lets_a_team_tables_rivals_bluff_only_when_asked() -> None:
+    """``rival=fit`` at a team table plays the bluffing play-outs once the rivals were seen to
+    call beyond the rules' share; with nothing counted yet it plays as the defaults."""
+    cards = ["4c 5c 6o", "1e 1b 7e", "4o 5o 6b", "3e 3b 7o"]
+    obs = match_after("valenciano", cards, ["p0 4c"], players=4).observation(1)
+
+    def values(rival: str, calls: int = 0) -> dict[int, float]:
+        bot = make_bot("expert", seed=5, iterations=40, rival=rival)
+        assert isinstance(bot, ExpertBot)
+        bot.rivals.chances, bot.rivals.calls = 20, calls
+        return bot.values(obs)[1]
+
+    assert values("fit") == values("rules")  # no calls seen: no bluffs beyond the rules
+    assert values("fit", calls=15) == values("fit", calls=15) != values("rules", calls=15)

@@ -30,13 +30,17 @@ from typing import Final
 
 from truco.actions import JOC_FORA, TRUCO
 from truco.bots.equity import DuelState, _duel_bazas, unseen_cards
-from truco.bots.knowledge import Likelihood
+from truco.bots.knowledge import Likelihood, truco_bet_likelihood
+from truco.bots.rollout import truco_strength
 from truco.cards import STRENGTH
 from truco.hand import Hand
 
 #: The share of a bet taken with no chance at all: an early bluff is rare, not impossible
 #: (0.02 fits ``heuristic``'s bets; with 0.06 ``search``'s still read a little too strong).
 FLOOR: Final = 0.05
+#: The share of a team table's truco bets, once a card is on the table, that the bettor's own
+#: cards do not explain (decision 103).
+TEAM_FLOOR: Final = 0.6
 #: The equity at which half the bets that strong hands make are made.
 CENTRE: Final = 0.7
 #: How sharply the chance of a bet rises with the equity (per unit of equity).
@@ -94,6 +98,20 @@ def early_bet_likelihood(hand: Hand, floor: float = FLOOR) -> float:
     such bets made with no chance at all."""
     equity = bet_equity(hand, hand.actor)
     return floor + (1.0 - floor) / (1.0 + math.exp(-(equity - CENTRE) * SLOPE))
+
+
+def team_bet_read(model: Likelihood, floor: float = TEAM_FLOOR) -> Likelihood:
+    """``model``, but at a team table a rival's truco call or raise made once a card is on
+    the table read with the bluffs' ``floor`` (``expert:bets=team``, decision 103): there a
+    bettor bets on what it sees of its team, the table's cards and its partner's, not on its
+    own two best cards."""
+
+    def read(hand: Hand, action: int) -> float:
+        if TRUCO <= action <= JOC_FORA and hand.k >= 4 and (hand.n_played or hand.baza_results):
+            return truco_bet_likelihood(truco_strength(hand, hand.actor), floor)
+        return model(hand, action)
+
+    return read
 
 
 def early_bet_read(model: Likelihood, floor: float = FLOOR) -> Likelihood:

@@ -297,3 +297,25 @@ def play_out(
     apply = hand.apply
     while not hand.over:
         apply(play_out_action(hand, random, samples, read, rival, odds))
+
+
+def odds_bluff_play_out(hand: Hand, random: Callable[[], float], team: int, bluff: float) -> None:
+    """Play the hand to its end by :func:`truco.bots.rollout.odds_action` (a team table's
+    play-out), but where a seat of the rivals' ``team`` would play on with a truco call or raise
+    open to it and no bet pending, it calls with probability ``bluff``
+    (``expert:rival=fit`` at team tables, decision 103)."""
+    apply = hand.apply
+    while not hand.over:
+        action = odds_action(hand)
+        if (
+            hand.team[hand.actor] == team
+            and not TRUCO <= action <= JOC_FORA
+            and not hand.truco_pending
+            and hand.envido_state != ENVIDO_PENDING
+        ):
+            for call in hand.legal_actions():  # at most one truco call is ever legal
+                if TRUCO <= call <= JOC_FORA:
+                    if random() < bluff:
+                        action = call
+                    break
+        apply(action)

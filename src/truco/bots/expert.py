@@ -65,7 +65,12 @@ rival that calls early far more often than a bettor by value bluffs there, and `
 raises the floor to the share of its early calls beyond a value bettor's
 (:meth:`truco.bots.rivals.RivalModels.early_bluff`, counted over the finished hands of the
 match; decision 102). ``bets=auto``, the default, is ``fit`` in argentino duels, where it was
-measured (decisions 101, 102), and reads by the strength elsewhere.
+measured (decisions 101, 102), and reads by the strength elsewhere. At team tables the
+strength reading predicts too few bazas for ``expert`` once a card is on the table;
+``bets=team`` reads the bets made then with a floor of ``team_floor`` bluffs (0.6 calibrates it
+against ``search``), and ``rival=fit`` makes the rivals of a team table's play-outs call the
+truco beyond the rules as often as they were seen to. Both measured worse than the defaults
+(decision 103), and stay options for research.
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -80,9 +85,9 @@ import time
 from pathlib import Path
 
 from truco.bots.base import Bot, register
-from truco.bots.bet_reading import FLOOR, early_bet_read
+from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_read
 from truco.bots.edge import Edge
-from truco.bots.equity import SAMPLES, RivalPlay
+from truco.bots.equity import SAMPLES, RivalPlay, odds_bluff_play_out
 from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import Likelihood, Sampler, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
@@ -158,6 +163,7 @@ class ExpertBot(Bot):
         reading: str = "switch",
         model: str = "auto",
         bets: str = "auto",
+        team_floor: float = TEAM_FLOOR,
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -168,7 +174,7 @@ class ExpertBot(Bot):
             ("answers", answers, ("auto", "rules", "equity", "read")),
             ("rival", rival, ("rules", "read", "fit")),
             ("envido", envido, ("auto", "rules", "odds")),
-            ("bets", bets, ("auto", "strength", "equity", "fit")),
+            ("bets", bets, ("auto", "strength", "equity", "fit", "team")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -192,6 +198,12 @@ class ExpertBot(Bot):
         self.rival = rival
         self.envido = envido
         self.bets = bets
+        try:
+            self.team_floor = float(team_floor)
+        except (TypeError, ValueError):
+            self.team_floor = math.nan
+        if not 0.0 <= self.team_floor <= 1.0:
+            raise TrucoError(f"expert: team_floor must be from 0 to 1, not {team_floor!r}")
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -294,9 +306,16 @@ class ExpertBot(Bot):
             envido = "rules" if duel else "odds"
         odds = envido == "odds" and played is None
 
+        team_bluff = 0.0
+        if odds and not counted and self.rival == "fit":  # decision 103
+            team_bluff = self.rivals.bluff()
+        rivals_team = 1 - (obs.seat & 1)
+
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
-            if counted:
+            if team_bluff > 0.0:
+                odds_bluff_play_out(hand, chance.random, rivals_team, team_bluff)
+            elif counted:
                 equity_play_out(hand, chance.random, self.draws, read, rival, odds)
             elif odds:
                 odds_play_out(hand)
@@ -311,6 +330,8 @@ class ExpertBot(Bot):
         if bets in ("equity", "fit") and duel:  # a rival's early truco bets by their equity
             floor = max(FLOOR, self.rivals.early_bluff()) if bets == "fit" else FLOOR
             reading = early_bet_read(reading, floor)
+        elif bets == "team" and not duel:  # late bets at team tables (decision 103)
+            reading = team_bet_read(reading, self.team_floor)
         return search_deals(
             obs,
             legal,

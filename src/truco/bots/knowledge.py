@@ -72,10 +72,15 @@ def likelihood(hand: Hand, action: int) -> float:
     return truco_bet_likelihood(truco_strength(hand, p))  # a truco call or raise
 
 
-def truco_bet_likelihood(strength: float) -> float:
+#: The share of truco calls and raises the sampler's model takes for bluffs.
+BLUFF_FLOOR = 0.15
+
+
+def truco_bet_likelihood(strength: float, floor: float = BLUFF_FLOOR) -> float:
     """How likely a player is to call or raise the truco with cards of ``strength``
-    (:func:`truco.bots.rollout.truco_strength`): mostly from strength, with some bluffing."""
-    return 0.15 + 0.85 * _sigmoid((strength - 0.6) * 10)
+    (:func:`truco.bots.rollout.truco_strength`): mostly from strength, with a share ``floor``
+    of bluffs."""
+    return floor + (1.0 - floor) * _sigmoid((strength - 0.6) * 10)
 
 
 def _truco_bet(hand: Hand, action: int) -> bool:
