@@ -273,15 +273,19 @@ def play_out_action(
             return forced
         return equity_answer(hand, random, samples, read or (rival is not None and rival.read))
     action = odds_action(hand) if odds else rollout_action(hand)
-    if (
-        rival is not None
-        and rival.bluff > 0.0
-        and not TRUCO <= action <= JOC_FORA
-        and hand.envido_state != ENVIDO_PENDING
-    ):
-        for call in hand.legal_actions():  # at most one truco call is ever legal
-            if TRUCO <= call <= JOC_FORA:
-                return call if random() < rival.bluff else action
+    if rival is not None and rival.bluff > 0.0:
+        return _bluffed(hand, action, random, rival.bluff)
+    return action
+
+
+def _bluffed(hand: Hand, action: int, random: Callable[[], float], bluff: float) -> int:
+    """``action``, or with probability ``bluff`` the truco call or raise open to the actor
+    where ``action`` bets nothing and no bet waits for an answer."""
+    if TRUCO <= action <= JOC_FORA or hand.truco_pending or hand.envido_state == ENVIDO_PENDING:
+        return action
+    for call in hand.legal_actions():  # at most one truco call is ever legal
+        if TRUCO <= call <= JOC_FORA:
+            return call if random() < bluff else action
     return action
 
 
@@ -307,15 +311,4 @@ def odds_bluff_play_out(hand: Hand, random: Callable[[], float], team: int, bluf
     apply = hand.apply
     while not hand.over:
         action = odds_action(hand)
-        if (
-            hand.team[hand.actor] == team
-            and not TRUCO <= action <= JOC_FORA
-            and not hand.truco_pending
-            and hand.envido_state != ENVIDO_PENDING
-        ):
-            for call in hand.legal_actions():  # at most one truco call is ever legal
-                if TRUCO <= call <= JOC_FORA:
-                    if random() < bluff:
-                        action = call
-                    break
-        apply(action)
+        apply(_bluffed(hand, action, random, bluff) if hand.team[hand.actor] == team else action)
