@@ -755,11 +755,14 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
         LiveServer(url, bot_delay=0.1, bot_watchdog=0.5) as live,
         Bystander(live) as bystander,
     ):
-        table = live.create("argentino", ["bot", "bot"], bot_level="random")
-        t = live.table(table["id"])
         since = time.monotonic()
 
-        async def run() -> None:
+        async def kill_a_paused_loop() -> bool:
+            """On a new table, kill the bot loop in its pause and see the watchdog restart it;
+            False when the match ended first (random bots may stake the game on an early
+            falta envido), so there was no loop left to kill."""
+            table = live.create("argentino", ["bot", "bot"], bot_level="random")
+            t = live.table(table["id"])
             async with joined(live, table["id"]) as watcher:
                 await watcher.state_where(lambda v: v["seq"] >= 2 or v["over"])
                 # Kill the loop from outside, as a bug would: the watchdog starts it again.
@@ -768,7 +771,7 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                 def kill() -> int:
                     task = t.bot_task
                     if task is None or task.done() or t.bot_phase != "pause":
-                        return -1
+                        return -2 if t.match.over else -1
                     task.cancel()
                     return t.seq
 
@@ -779,6 +782,8 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                     seq = await asyncio.wrap_future(future)
                     if seq >= 0:
                         break
+                    if seq == -2:
+                        return False
                     if time.monotonic() > deadline:
                         raise AssertionError(
                             "the bot loop was never caught in its pause: phase "
@@ -791,6 +796,14 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                 assert t.bot_restarts > restarts
             while t.bot_task is not None and not t.bot_task.done():  # nobody watches it now
                 await asyncio.sleep(0.01)
+            return True
+
+        async def run() -> None:
+            for _ in range(5):
+                if await kill_a_paused_loop():
+                    break
+            else:
+                raise AssertionError("five matches of random bots all ended before a pause")
             # A move that hangs in its worker is failed past its budget, then tried again.
             hanging = live.create("argentino", ["bot", "bot"], bot_level="random")
             bots.choose = hung  # type: ignore[assignment]
