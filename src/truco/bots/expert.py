@@ -140,6 +140,14 @@ class Dice:
         return self._rolls[i] if i < len(self._rolls) else self._rng.random()
 
 
+def _number(value: object) -> float:
+    """``value`` as a float, or NaN where it is no number (an option's check then refuses it)."""
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return math.nan
+
+
 @register("expert")
 class ExpertBot(Bot):
     name = "expert"
@@ -181,10 +189,7 @@ class ExpertBot(Bot):
                     f"expert: {option} must be one of {', '.join(allowed)}, not {value!r}"
                 )
         self.rivals = RivalModels()
-        try:
-            prior = float(prior_edge)
-        except (TypeError, ValueError):
-            prior = math.nan
+        prior = _number(prior_edge)
         if not math.isfinite(prior):
             raise TrucoError(
                 f"expert: prior_edge must be a number of points a hand, not {prior_edge!r}"
@@ -198,10 +203,7 @@ class ExpertBot(Bot):
         self.rival = rival
         self.envido = envido
         self.bets = bets
-        try:
-            self.team_floor = float(team_floor)
-        except (TypeError, ValueError):
-            self.team_floor = math.nan
+        self.team_floor = _number(team_floor)
         if not 0.0 <= self.team_floor <= 1.0:
             raise TrucoError(f"expert: team_floor must be from 0 to 1, not {team_floor!r}")
         self.draws = int(draws)
@@ -296,10 +298,11 @@ class ExpertBot(Bot):
             answers = "equity" if duel else "rules"
         counted = played is None and answers in ("equity", "read")
         read = answers == "read"
+        rivals_team = 1 - (obs.seat & 1)
         rival = None
         if counted and self.rival != "rules":
             bluff = self.rivals.bluff() if self.rival == "fit" else 0.0
-            rival = RivalPlay(1 - (obs.seat & 1), read=True, bluff=bluff)
+            rival = RivalPlay(rivals_team, read=True, bluff=bluff)
         iterations = self.deals(obs.rules.players)
         envido = self.envido
         if envido == "auto":  # the odds where measured better: team tables (decisions 94, 95)
@@ -309,7 +312,6 @@ class ExpertBot(Bot):
         team_bluff = 0.0
         if odds and not counted and self.rival == "fit":  # decision 103
             team_bluff = self.rivals.bluff()
-        rivals_team = 1 - (obs.seat & 1)
 
         def play(hand: Hand) -> None:
             chance.rewind()  # the same chances for every action of a deal
