@@ -20,6 +20,7 @@ from truco.bots.reading import (
     falta_read,
     read_falta_likelihood,
     read_likelihood,
+    read_real_likelihood,
     situation,
 )
 from truco.bots.reading_table import READING
@@ -27,6 +28,7 @@ from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.variants import find_variant
 
+FACING_REAL = (FACING, "real-envido")
 # p0 holds 27 of envido (3e 12o 7o: 7 + 0 + 20), the rival p1 the cards below
 EXPERT = "3e 12o 7o"
 STRONG = "11o 4b 7b"  # 31
@@ -100,8 +102,12 @@ def test_expert_refuses_a_falta_raise_with_27_when_it_reads_the_raise() -> None:
 
 
 def test_a_bad_value_is_refused_by_name() -> None:
-    with pytest.raises(TrucoError, match="infer must be one of auto, policy, rules, read, falta"):
+    with pytest.raises(
+        TrucoError, match="infer must be one of auto, policy, rules, read, falta, real"
+    ):
         make_bot("expert", infer="x")
+    with pytest.raises(TrucoError, match="stakes must be one of real, falta, not 'envido'"):
+        make_bot("expert", stakes="envido")
 
 
 def test_the_fit_counts_the_moves_of_a_record(tmp_path: Path) -> None:
@@ -119,19 +125,48 @@ def test_the_fit_counts_the_moves_of_a_record(tmp_path: Path) -> None:
     )
 
 
-def _moves(infer: str, variant: str, seed: int) -> list[int]:
+def _moves(infer: str, variant: str, seed: int, stakes: str = "real") -> list[int]:
     """A seeded game of ``expert`` reading the envido by ``infer`` (its early truco bets by
     the strength, so that only the envido reading differs)."""
-    expert = make_bot("expert", seed=7, iterations=20, infer=infer, bets="strength")
+    expert = make_bot("expert", seed=7, iterations=20, infer=infer, bets="strength", stakes=stakes)
     bots = [expert, make_bot("heuristic", seed=2)]
     return moves_of(bots, find_variant(variant, players=2), seed)
 
 
-def test_the_default_reads_the_falta_in_argentino_duels() -> None:
-    falta = _moves("falta", "argentino", 2)
-    assert falta == _moves("falta", "argentino", 2)
-    assert _moves("auto", "argentino", 2) == falta != _moves("rules", "argentino", 2)
+def test_the_default_reads_the_falta_and_the_real_envido_in_argentino_duels() -> None:
+    real = _moves("real", "argentino", 2)
+    assert real == _moves("real", "argentino", 2)
+    assert _moves("auto", "argentino", 2) == real != _moves("rules", "argentino", 2)
     assert _moves("read", "argentino", 1) != _moves("auto", "argentino", 1)
+    # stakes=falta: decision 96's default, the falta alone
+    falta = _moves("falta", "argentino", 2)
+    assert _moves("auto", "argentino", 2, stakes="falta") == falta != real
+
+
+def test_the_real_envido_reading_reads_the_real_envido_too() -> None:
+    for actions, read in ((["p0 3e"], (OPEN, "real-envido")), (["p0 envido"], FACING_REAL)):
+        strong, middling = _hand(STRONG, actions), _hand(MIDDLING, actions)
+        assert read_real_likelihood(strong, REAL_ENVIDO) == READING[read][31]
+        assert read_real_likelihood(middling, REAL_ENVIDO) == READING[read][25] == 0.01
+        assert read_falta_likelihood(middling, REAL_ENVIDO) == likelihood(middling, REAL_ENVIDO)
+    opening = _hand(STRONG, ["p0 3e"])
+    assert read_real_likelihood(opening, ENVIDO) == likelihood(opening, ENVIDO)
+    facing = _hand(STRONG, ["p0 falta-envido"])
+    assert read_real_likelihood(facing, QUIERO) == read_falta_likelihood(facing, QUIERO)
+
+
+def test_expert_refuses_a_real_envido_with_27_when_it_reads_it() -> None:
+    # 0-0: the rival opens with a real envido and expert holds 27. Read as any opening (from
+    # 26, with bluffs), it takes it (about +1 point a deal at 200 deals); read by the rates
+    # (a real envido opens from 27 up, mostly from 28), it refuses.
+    match = match_after("argentino", [STRONG, EXPERT], ["p0 real-envido"])
+    answers = {
+        stakes: make_bot("expert", seed=1, stakes=stakes, iterations=200).choose(
+            match.observation(1)
+        )
+        for stakes in ("falta", "real")
+    }
+    assert answers == {"falta": QUIERO, "real": NO_QUIERO}
 
 
 def test_the_default_keeps_the_sampler_s_reading_where_it_was_not_measured() -> None:

@@ -155,7 +155,7 @@ def _moves(infer: str, reading: float, seed: int, blend: str = "switch") -> list
 
 def test_the_default_reads_every_envido_move_of_a_rival_shown_a_bluffer() -> None:
     assert _moves("auto", 1000.0, 1) == _moves("read", 0.0, 1)
-    assert _moves("auto", -1000.0, 1) == _moves("falta", 0.0, 1) != _moves("read", 0.0, 1)
+    assert _moves("auto", -1000.0, 1) == _moves("real", 0.0, 1) != _moves("read", 0.0, 1)
 
 
 def test_the_fit_counts_each_named_bot_apart(

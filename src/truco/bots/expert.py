@@ -89,13 +89,14 @@ from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_r
 from truco.bots.edge import Edge
 from truco.bots.equity import SAMPLES, RivalPlay, odds_bluff_play_out
 from truco.bots.equity import play_out as equity_play_out
-from truco.bots.knowledge import Likelihood, Sampler, likelihood
+from truco.bots.knowledge import CARD_FLOOR, Likelihood, Sampler, card_likelihood, likelihood
 from truco.bots.policy import action_likelihood, play_out, shared_policy
 from truco.bots.reading import (
     falta_read,
     mixed_likelihood,
     read_falta_likelihood,
     read_likelihood,
+    read_real_likelihood,
 )
 from truco.bots.reading_evidence import typed_likelihood
 from truco.bots.rivals import RivalModels
@@ -111,7 +112,12 @@ from truco.variants import Rules
 DEFAULT_ITERATIONS = 600
 DUEL_ITERATIONS = 450
 #: The likelihood each ``infer`` reads the rivals' moves by (``policy``: the policy's own).
-READINGS = {"rules": likelihood, "read": read_likelihood, "falta": read_falta_likelihood}
+READINGS = {
+    "rules": likelihood,
+    "read": read_likelihood,
+    "falta": read_falta_likelihood,
+    "real": read_real_likelihood,
+}
 
 
 class Dice:
@@ -172,10 +178,13 @@ class ExpertBot(Bot):
         model: str = "auto",
         bets: str = "auto",
         team_floor: float = TEAM_FLOOR,
+        cards: str = "none",
+        card_floor: float = CARD_FLOOR,
+        stakes: str = "real",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
-            ("infer", infer, ("auto", "policy", "rules", "read", "falta")),
+            ("infer", infer, ("auto", "policy", "rules", "read", "falta", "real")),
             ("reading", reading, ("switch", "mix", "types")),
             ("model", model, ("auto", "evidence", "rules")),
             ("playouts", playouts, ("auto", "policy", "rules", "greedy", "envido")),
@@ -183,6 +192,8 @@ class ExpertBot(Bot):
             ("rival", rival, ("rules", "read", "fit")),
             ("envido", envido, ("auto", "rules", "odds")),
             ("bets", bets, ("auto", "strength", "equity", "fit", "team")),
+            ("cards", cards, ("none", "read")),
+            ("stakes", stakes, ("real", "falta")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -206,6 +217,11 @@ class ExpertBot(Bot):
         self.team_floor = _number(team_floor)
         if not 0.0 <= self.team_floor <= 1.0:
             raise TrucoError(f"expert: team_floor must be from 0 to 1, not {team_floor!r}")
+        self.card_floor = _number(card_floor)
+        if not 0.0 <= self.card_floor <= 1.0:
+            raise TrucoError(f"expert: card_floor must be from 0 to 1, not {card_floor!r}")
+        self.cards = cards
+        self.stakes = stakes
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -261,6 +277,12 @@ class ExpertBot(Bot):
             return falta_read(model)
         return READINGS.get(infer, model)
 
+    def card_reading(self) -> Likelihood | None:
+        """How the other seats' card plays are read (decision 104): not at all
+        (``cards=none``, the default), or by the fixed card play with a share ``card_floor``
+        of other play (``read``)."""
+        return card_likelihood(self.card_floor) if self.cards == "read" else None
+
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
         table = self.policy.table_for(obs.rules)
         self.recall(obs)
@@ -279,12 +301,13 @@ class ExpertBot(Bot):
         duel = obs.rules.players == 2
         infer = best if self.infer == "auto" else self.infer
         if self.infer == "auto" and duel and obs.rules.name == "argentino":
-            # the falta read by measured rates where measured (decision 96), and every envido
-            # move once the rivals' envido decisions say they bluff it (decision 97)
+            # the falta and the real envido read by measured rates (decisions 96, 105; the
+            # falta alone with stakes=falta), and every envido move once the rivals' envido
+            # decisions say they bluff it (decision 97)
             if best != "rules":  # the policy's other moves, but not its falta (decision 99)
                 infer = "policy-falta"
             elif self.reading == "switch":
-                infer = "read" if self.rivals.reads() else "falta"
+                infer = "read" if self.rivals.reads() else self.stakes
             else:  # the two readings blended by their chances (decision 98)
                 infer = self.reading
         playouts = best if self.playouts == "auto" else self.playouts
@@ -346,4 +369,5 @@ class ExpertBot(Bot):
             model=reading,
             new_deal=chance.roll,
             edge=0.0 if self.edge is None else self.edge.estimate(),
+            cards=self.card_reading(),
         )

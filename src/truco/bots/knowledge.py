@@ -30,7 +30,7 @@ from truco.actions import (
     Move,
     is_sena,
 )
-from truco.bots.rollout import truco_strength
+from truco.bots.rollout import play_card, truco_strength
 from truco.bots.signals import TRUTH
 from truco.cards import envido_value
 from truco.errors import TrucoError
@@ -105,11 +105,40 @@ def rebuild(obs: Observation, deal: Deal) -> Match:
 Likelihood = Callable[[Hand, int], float]
 
 
+#: The share of card plays that :func:`card_likelihood` takes for play other than the fixed
+#: card play's, where nothing has been measured of the seat.
+CARD_FLOOR = 0.2
+
+
+def card_likelihood(other: float = CARD_FLOOR) -> Likelihood:
+    """How likely a seat holding the sampled cards is to play a card: by the fixed card play
+    of :func:`truco.bots.rollout.play_card` (the card play of every play-out: lead the middle
+    card of three, beat the table with the cheapest card that does, else throw the lowest)
+    with chance ``1 - other``, and each other card alike with the rest. So a rival that led
+    the 7 of espadas is likelier to hold one card above it and one below than two below
+    (decision 104). How many cards a seat can play is public, so the constants cancel."""
+    keep = 1.0 - float(other)
+    share = float(other)
+
+    def read(hand: Hand, action: int) -> float:
+        legal = hand.legal_actions()
+        if play_card(hand, hand.actor, legal) == action:
+            return keep
+        cards = sum(1 for a in legal if a < 40)
+        return share / (cards - 1) if cards > 1 else share
+
+    return read
+
+
 def rebuild_weighted(
-    obs: Observation, deal: Deal, model: Likelihood | None = None
+    obs: Observation,
+    deal: Deal,
+    model: Likelihood | None = None,
+    cards: Likelihood | None = None,
 ) -> tuple[Match, float]:
     """:func:`rebuild`, and the likelihood of the other seats' moves under ``deal`` by
-    ``model`` (default :func:`likelihood`; ``expert`` passes its own policy's)."""
+    ``model`` (default :func:`likelihood`; ``expert`` passes its own policy's), and of their
+    card plays by ``cards`` (default: a card played is no evidence)."""
     model = model or likelihood
     start = (obs.score[0] - obs.hand_points[0], obs.score[1] - obs.hand_points[1])
     match = Match(
@@ -125,11 +154,12 @@ def rebuild_weighted(
     weight = 1.0
     me = obs.seat
     for move in obs.moves:
-        if (
-            move.seat != me
-            and move.action >= 40
-            and not ((move.seat - me) % 2 == 0 and _truco_bet(match.hand, move.action))
-        ):
+        if move.seat == me:
+            pass
+        elif move.action < 40:
+            if cards is not None:
+                weight *= cards(match.hand, move.action)
+        elif not ((move.seat - me) % 2 == 0 and _truco_bet(match.hand, move.action)):
             weight *= model(match.hand, move.action)
         if is_sena(move.action):  # who caught it changes nothing in the rebuilt state
             match.apply_move(Move(move.seat, move.action))
@@ -276,7 +306,11 @@ class Sampler:
         return self.weighted_state(rng, tries)[0]
 
     def weighted_state(
-        self, rng: random.Random, tries: int = 40, model: Likelihood | None = None
+        self,
+        rng: random.Random,
+        tries: int = 40,
+        model: Likelihood | None = None,
+        cards: Likelihood | None = None,
     ) -> tuple[Match, float]:
         """An engine state consistent with the observation, and the likelihood of its deal.
 
@@ -293,7 +327,7 @@ class Sampler:
             if self._senas and rng.random() > sena_evidence(obs, deal, self._senas):
                 continue
             try:
-                match, weight = rebuild_weighted(obs, deal, model)
+                match, weight = rebuild_weighted(obs, deal, model, cards)
             except TrucoError:
                 continue
             if (

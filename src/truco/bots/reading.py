@@ -96,6 +96,26 @@ def falta_rate(hand: Hand, action: int) -> float | None:
     return None
 
 
+def stake_rate(hand: Hand, action: int) -> float | None:
+    """:func:`falta_rate`, and the measured chance of a real envido called (opening the chain
+    or raising an envido) by the caller's envido value: a real envido opens from 27 up and
+    raises from 29 up in every bot measured, where the sampler's curve reads it as any
+    opening, from 26 with a floor of bluffs (``expert:infer=real``, decision 105). None for
+    any other move."""
+    if hand.k == 2 and action == REAL_ENVIDO:
+        read = situation(hand, action)
+        if read is not None:
+            return READING[read][envido_value(hand.dealt[hand.actor])]
+    return falta_rate(hand, action)
+
+
+def read_real_likelihood(hand: Hand, action: int) -> float:
+    """:func:`read_likelihood` for the falta and the real envido (:func:`stake_rate`;
+    ``expert:infer=real``); every other move by the sampler's model."""
+    rate = stake_rate(hand, action)
+    return likelihood(hand, action) if rate is None else rate
+
+
 def read_falta_likelihood(hand: Hand, action: int) -> float:
     """:func:`read_likelihood` for the falta envido alone (:func:`falta_rate`;
     ``expert:infer=falta``); every other move by the sampler's model."""

@@ -125,6 +125,7 @@ def search_deals(
     model: Likelihood | None = None,
     new_deal: Callable[[], None] | None = None,
     edge: float = 0.0,
+    cards: Likelihood | None = None,
 ) -> tuple[int, dict[int, float]]:
     """The search itself: deal after deal from ``sampler`` (weighed by ``model``), every
     action of ``legal`` applied to the same deal and played out by ``play``; stop after
@@ -132,7 +133,8 @@ def search_deals(
     best weighted chance of winning the match (points break ties), and each action's mean
     points. ``new_deal`` runs once per deal, before its play-outs. ``edge`` is the points a
     hand the seat's team is believed to gain over its rivals (:mod:`truco.bots.edge`): the
-    worth of each resulting score counts it."""
+    worth of each resulting score counts it. ``cards`` weighs the other seats' card plays
+    (:func:`truco.bots.knowledge.card_likelihood`); by default they are no evidence."""
     rules = obs.rules
     team = obs.seat & 1
     camas = (obs.camas[team], obs.camas[1 - team])
@@ -144,7 +146,7 @@ def search_deals(
     total = 0.0
     while True:
         try:
-            state, weight = sampler.weighted_state(rng, tries=10, model=model)
+            state, weight = sampler.weighted_state(rng, tries=10, model=model, cards=cards)
         except TrucoError:
             break
         base = state.hand
