@@ -40,7 +40,11 @@ the thresholds, as two-player tables do, where the odds measured worse).
 At two-player argentino tables, while the rules model holds (``infer=auto``), a rival's falta
 envido (called, raised to, or answered) is read by the rates measured in recorded duels
 (:mod:`truco.bots.reading`, ``infer=falta``; decision 96): it comes from 27 up, almost never
-as a bluff. ``infer=read`` reads every envido move by those rates (a plain envido opening then
+as a bluff. So is its real envido, opened or raised to (``infer=real``; the default
+``stakes=real``, decision 105; ``stakes=falta`` reads the falta alone): it opens from 27 up
+and raises from 29 up in every bot measured, where the sampler's curve read it as any
+opening, and ``expert`` took one with 27 and lost 33 of 34 such envidos to ``heuristic``.
+``infer=read`` reads every envido move by those rates (a plain envido opening then
 says the caller holds no 28); measured, that misreads a rival who opens the envido only with
 24 to 27. So ``auto`` reads every move so only once the rival's envido decisions in its
 finished hands say it bluffs the envido (:meth:`truco.bots.rivals.RivalModels.reads`,
@@ -71,6 +75,12 @@ strength reading predicts too few bazas for ``expert`` once a card is on the tab
 against ``search``), and ``rival=fit`` makes the rivals of a team table's play-outs call the
 truco beyond the rules as often as they were seen to. Both measured worse than the defaults
 (decision 103), and stay options for research.
+
+A card played says nothing of the player's other cards by default. ``cards=read`` reads each
+other seat's card play by the fixed card play of the play-outs (lead the middle card of three,
+beat the table with the cheapest card that does), with a share ``card_floor`` of other play
+(:func:`truco.bots.knowledge.card_likelihood`); ``heuristic`` plays every card so, yet the
+reading won no more against it (decision 104), and it stays an option for research.
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
