@@ -230,7 +230,9 @@ class ExpertBot(Bot):
         self.card_floor = _number(card_floor)
         if not 0.0 <= self.card_floor <= 1.0:
             raise TrucoError(f"expert: card_floor must be from 0 to 1, not {card_floor!r}")
-        self.cards = cards
+        #: How the other seats' card plays are read (decision 104): not at all (``cards=none``,
+        #: the default), or by the fixed card play with ``card_floor`` of other play.
+        self.card_reading = card_likelihood(self.card_floor) if cards == "read" else None
         self.stakes = stakes
         self.draws = int(draws)
         if self.draws < 1:
@@ -286,12 +288,6 @@ class ExpertBot(Bot):
         if infer == "policy-falta":
             return falta_read(model)
         return READINGS.get(infer, model)
-
-    def card_reading(self) -> Likelihood | None:
-        """How the other seats' card plays are read (decision 104): not at all
-        (``cards=none``, the default), or by the fixed card play with a share ``card_floor``
-        of other play (``read``)."""
-        return card_likelihood(self.card_floor) if self.cards == "read" else None
 
     def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
         table = self.policy.table_for(obs.rules)
@@ -379,5 +375,5 @@ class ExpertBot(Bot):
             model=reading,
             new_deal=chance.roll,
             edge=0.0 if self.edge is None else self.edge.estimate(),
-            cards=self.card_reading(),
+            cards=self.card_reading,
         )
