@@ -175,19 +175,27 @@ def test_every_refusal_changes_nothing(server: LiveServer) -> None:
                 (watcher, json.dumps({"type": "act", "action": hand[0], "seq": seq}), "not_seated"),
                 (watcher, json.dumps({"type": "name", "name": "Spy"}), "not_seated"),
             ]
-            for client, text, code in refusals:
-                await client.send(text)
-                err = await client.error()
-                assert err["code"] == code, (text[:50], err)
-                assert err["message"]
-            await p0.ws.send(b"\x00\x01")
-            assert (await p0.error())["code"] == "binary"
-            assert server.table(table["id"]).seq == seq
-            # The connection and the table still work.
-            await p0.send({"type": "ping"})
-            assert (await p0.expect("pong"))["type"] == "pong"
-            await p0.send({"type": "act", "action": hand[0], "seq": seq})
-            done = await p1.state_where(lambda v: v["seq"] == seq + 1)
+            step = ""
+            try:
+                for client, text, code in refusals:
+                    step = f"the refusal {code} of {text[:40]!r}"
+                    await client.send(text)
+                    err = await client.error()
+                    assert err["code"] == code, (text[:50], err)
+                    assert err["message"]
+                step = "the refusal of a binary frame"
+                await p0.ws.send(b"\x00\x01")
+                assert (await p0.error())["code"] == "binary"
+                assert server.table(table["id"]).seq == seq
+                # The connection and the table still work.
+                step = "the pong"
+                await p0.send({"type": "ping"})
+                assert (await p0.expect("pong"))["type"] == "pong"
+                step = "the state after a legal card"
+                await p0.send({"type": "act", "action": hand[0], "seq": seq})
+                done = await p1.state_where(lambda v: v["seq"] == seq + 1)
+            except TimeoutError as e:
+                raise AssertionError(f"no answer in time while waiting for {step}") from e
             assert done["turn"] == 1
 
     asyncio.run(run())

@@ -115,6 +115,11 @@ class LiveServer:
         return data
 
 
+#: How long a test client waits for a message: generous, since CI runs two test workers on
+#: two cores beside the server thread; a message that never comes still fails the test.
+WAIT_S = 30.0
+
+
 class Client:
     """One WebSocket connection, with the messages it received."""
 
@@ -126,7 +131,7 @@ class Client:
     async def send(self, message: dict[str, Any] | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = WAIT_S) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         message: dict[str, Any] = json.loads(raw)
         self.received.append(message)
@@ -134,17 +139,17 @@ class Client:
             self.state = message["view"]
         return message
 
-    async def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    async def expect(self, kind: str, timeout: float = WAIT_S) -> dict[str, Any]:
         """The next message of type ``kind`` (states before it are kept in ``state``)."""
         while True:
             message = await self.recv(timeout)
             if message["type"] == kind:
                 return message
 
-    async def error(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def error(self, timeout: float = WAIT_S) -> dict[str, Any]:
         return await self.expect("error", timeout)
 
-    async def state_where(self, test: Any, timeout: float = 10.0) -> dict[str, Any]:
+    async def state_where(self, test: Any, timeout: float = WAIT_S) -> dict[str, Any]:
         """Wait for a state whose view passes ``test`` (the latest one counts)."""
         if self.state is not None and test(self.state):
             return self.state
