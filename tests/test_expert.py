@@ -300,3 +300,29 @@ def test_the_stronger_side_does_not_stake_the_match_on_an_even_envido() -> None:
     ahead.edge.total, ahead.edge.hands = 20.0, 20
     assert even.choose(obs) == QUIERO
     assert ahead.choose(obs) == NO_QUIERO
+
+
+def test_edge_falta_counts_the_edge_only_where_the_falta_is_at_stake() -> None:
+    """``edge=falta`` (decision 106): the edge is counted in a decision where a falta envido
+    may be called or must be answered, and nowhere else; the same spot as above is refused."""
+    from truco.actions import FALTA_ENVIDO, NO_QUIERO, QUIERO
+    from truco.cards import parse_hand
+
+    bot = make_bot("expert", seed=1, iterations=200, edge="falta", prior_edge=0.5)
+    assert isinstance(bot, ExpertBot) and bot.edge is not None
+    match = Match(find_variant("argentino"), auto_deal=False)
+    match.start_hand((tuple(parse_hand("1e 4c 5o")), tuple(parse_hand("7c 7e 3e"))))
+    opening = observe(match, 0)
+    assert FALTA_ENVIDO in opening.legal_actions
+    assert bot.edge_for(opening, opening.legal_actions) == pytest.approx(0.5)
+    match.apply(FALTA_ENVIDO)
+    answer = observe(match, 1)
+    assert bot.edge_for(answer, answer.legal_actions) == pytest.approx(0.5)
+    assert bot.choose(answer) == NO_QUIERO  # the favourite keeps the match
+    assert make_bot("expert", seed=1, iterations=200).choose(answer) == QUIERO
+    match.apply(NO_QUIERO)
+    later = observe(match, match.turn)
+    assert FALTA_ENVIDO not in later.legal_actions
+    assert bot.edge_for(later, later.legal_actions) == 0.0  # the truco keeps the even worth
+    with pytest.raises(TrucoError, match="edge must be one of 0, 1, falta, not 'x'"):
+        make_bot("expert", edge="x")

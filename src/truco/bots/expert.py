@@ -94,6 +94,7 @@ import random
 import time
 from pathlib import Path
 
+from truco.actions import FALTA_ENVIDO
 from truco.bots.base import Bot, register
 from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_read
 from truco.bots.edge import Edge
@@ -178,7 +179,7 @@ class ExpertBot(Bot):
         read_senas: bool = True,
         infer: str = "auto",
         playouts: str = "auto",
-        edge: bool = False,
+        edge: int | str = 0,
         prior_edge: float = 0.0,
         answers: str = "auto",
         draws: int = SAMPLES,
@@ -215,7 +216,11 @@ class ExpertBot(Bot):
             raise TrucoError(
                 f"expert: prior_edge must be a number of points a hand, not {prior_edge!r}"
             )
+        if edge not in (0, 1, "falta"):
+            raise TrucoError(f"expert: edge must be one of 0, 1, falta, not {edge!r}")
         self.edge = Edge(prior=prior) if edge else None
+        #: Whether the edge counts only where the match is staked: a falta legal or pending.
+        self.edge_falta = edge == "falta"
         self.infer = infer
         self.reading = reading
         self.model = model
@@ -265,6 +270,18 @@ class ExpertBot(Bot):
         self.rivals.observe(obs, self.policy.table_for(obs.rules))
         if self.edge is not None:
             self.edge.observe(obs)
+
+    def edge_for(self, obs: Observation, legal: tuple[int, ...]) -> float:
+        """The edge the worth of a score counts in this decision: none with ``edge=0``; with
+        ``edge=falta`` only where a falta envido may be called or is to be answered, the one
+        stake that decides a match at any score (RULES.md 5; decision 106)."""
+        if self.edge is None:
+            return 0.0
+        if self.edge_falta and FALTA_ENVIDO not in legal:
+            chain = obs.envido_chain
+            if not (obs.envido_pending and chain and chain[-1] == FALTA_ENVIDO):
+                return 0.0
+        return self.edge.estimate()
 
     def rivals_model(self, rules: Rules) -> str:
         """The model of the rivals (``rules`` or ``policy``) that ``infer=auto`` and
@@ -374,6 +391,6 @@ class ExpertBot(Bot):
             play=play,
             model=reading,
             new_deal=chance.roll,
-            edge=0.0 if self.edge is None else self.edge.estimate(),
+            edge=self.edge_for(obs, legal),
             cards=self.card_reading,
         )
