@@ -324,5 +324,17 @@ def test_edge_falta_counts_the_edge_only_where_the_falta_is_at_stake() -> None:
     later = observe(match, match.turn)
     assert FALTA_ENVIDO not in later.legal_actions
     assert bot.edge_for(later, later.legal_actions) == 0.0  # the truco keeps the even worth
-    with pytest.raises(TrucoError, match="edge must be one of 0, 1, falta, not 'x'"):
+    everywhere = make_bot("expert", seed=1, edge=1, prior_edge=0.5)
+    assert isinstance(everywhere, ExpertBot)
+    assert everywhere.edge_for(later, later.legal_actions) == pytest.approx(0.5)
+    # auto: as falta in argentino duels, nowhere at a team table
+    auto = make_bot("expert", seed=1, edge="auto", prior_edge=0.5)
+    assert isinstance(auto, ExpertBot)
+    assert auto.edge_for(opening, opening.legal_actions) == pytest.approx(0.5)
+    assert auto.edge_for(later, later.legal_actions) == 0.0
+    team = Match(find_variant("espanol", players=4), seed=3)
+    first = observe(team, team.turn)
+    assert FALTA_ENVIDO in first.legal_actions
+    assert auto.edge_for(first, first.legal_actions) == 0.0
+    with pytest.raises(TrucoError, match="edge must be one of 0, 1, falta, auto, not 'x'"):
         make_bot("expert", edge="x")

@@ -216,11 +216,12 @@ class ExpertBot(Bot):
             raise TrucoError(
                 f"expert: prior_edge must be a number of points a hand, not {prior_edge!r}"
             )
-        if edge not in (0, 1, "falta"):
-            raise TrucoError(f"expert: edge must be one of 0, 1, falta, not {edge!r}")
+        if edge not in (0, 1, "falta", "auto"):
+            raise TrucoError(f"expert: edge must be one of 0, 1, falta, auto, not {edge!r}")
         self.edge = Edge(prior=prior) if edge else None
-        #: Whether the edge counts only where the match is staked: a falta legal or pending.
-        self.edge_falta = edge == "falta"
+        #: Where the edge counts: everywhere (1), only where a falta envido is at stake
+        #: (``falta``), or so in argentino duels and nowhere else (``auto``, decision 106).
+        self.edge_mode = str(edge)
         self.infer = infer
         self.reading = reading
         self.model = model
@@ -272,12 +273,18 @@ class ExpertBot(Bot):
             self.edge.observe(obs)
 
     def edge_for(self, obs: Observation, legal: tuple[int, ...]) -> float:
-        """The edge the worth of a score counts in this decision: none with ``edge=0``; with
-        ``edge=falta`` only where a falta envido may be called or is to be answered, the one
-        stake that decides a match at any score (RULES.md 5; decision 106)."""
+        """The edge the worth of a score counts in this decision: none with ``edge=0``, all
+        of it with ``edge=1``; with ``edge=falta`` (and ``auto`` in argentino duels) only where
+        a falta envido may be called or is to be answered, the one stake that can decide a
+        match at any score (RULES.md 5; decision 106)."""
         if self.edge is None:
             return 0.0
-        if self.edge_falta and FALTA_ENVIDO not in legal:
+        mode = self.edge_mode
+        if mode == "auto":  # where it was measured: argentino duels (decision 106)
+            if obs.rules.players != 2 or obs.rules.name != "argentino":
+                return 0.0
+            mode = "falta"
+        if mode == "falta" and FALTA_ENVIDO not in legal:
             chain = obs.envido_chain
             if not (obs.envido_pending and chain and chain[-1] == FALTA_ENVIDO):
                 return 0.0
