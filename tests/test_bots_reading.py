@@ -92,7 +92,7 @@ def _answer(infer: str) -> int:
     # expert takes it (probed with 450 deals: quiero 0.51 to win the match, no quiero 0.45);
     # read by the measured rates it refuses (quiero 0.20).
     match = match_after("argentino", [EXPERT, STRONG], ["p0 real-envido", "p1 falta-envido"])
-    bot = make_bot("expert", seed=1, infer=infer, iterations=200)
+    bot = make_bot("expert", seed=1, infer=infer, iterations=200, edge=0)  # the reading alone
     return bot.choose(match.observation(0))
 
 
@@ -220,7 +220,7 @@ def test_a_model_reads_the_falta_by_the_rates_and_keeps_every_other_move() -> No
 def _facing_falta(infer: str, seed: int) -> int:
     # 0-0, so the falta is the game (RULES.md 5.4): p0 opens it, p1 holds 23 (3e 12e: 3 + 20)
     match = match_after("argentino", ["4b 7c 1c", "3e 7o 12e"], ["p0 falta-envido"])
-    bot = make_bot("expert", seed=seed, iterations=200, infer=infer, model="evidence")
+    bot = make_bot("expert", seed=seed, iterations=200, infer=infer, model="evidence", edge=0)
     assert isinstance(bot, ExpertBot)
     bot.rivals.evidence["policy"] = 1000.0  # the rival's play so far fits the trained policy
     assert bot.rivals_model(match.rules) == "policy"

@@ -145,7 +145,7 @@ def test_every_kind_has_a_rate_for_every_move_and_value() -> None:
 
 
 def _moves(infer: str, reading: float, seed: int, blend: str = "switch") -> list[int]:
-    expert = make_bot("expert", seed=7, iterations=20, infer=infer, reading=blend)
+    expert = make_bot("expert", seed=7, iterations=20, infer=infer, reading=blend, edge=0)
     assert isinstance(expert, ExpertBot)
     # evidence the matches' own hands cannot overturn
     expert.rivals.reading = reading

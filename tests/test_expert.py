@@ -242,7 +242,7 @@ def test_expert_counts_its_edge_from_every_hand_it_saw_end() -> None:
     from truco.bots.edge import CLIP, HAND_VARIANCE, PRIOR_SPREAD
 
     # (The game these figures come from: the rules' answers in the play-outs.)
-    expert = make_bot("expert", seed=2, iterations=4, edge=1, answers="rules")
+    expert = make_bot("expert", seed=2, iterations=4, edge=1, prior_edge=0, answers="rules")
     other = make_bot("random", seed=3)
     match = Match("argentino", seed=9)
     seen_in: set[int] = set()  # the hands in which the expert had a turn
@@ -264,9 +264,10 @@ def test_expert_counts_its_edge_from_every_hand_it_saw_end() -> None:
     estimate = expert.edge.total / (len(counted) + HAND_VARIANCE / PRIOR_SPREAD**2)
     assert expert.edge.estimate() == pytest.approx(estimate)
     assert estimate > 0  # it outplays a random player
-    assert make_bot("expert").edge is None  # type: ignore[attr-defined]  # off by default
-    favourite = make_bot("expert", edge=1, prior_edge=0.5)
+    assert make_bot("expert", edge=0).edge is None  # type: ignore[attr-defined]  # off
+    favourite = make_bot("expert")  # the default: edge=auto from a prior of 0.5
     assert favourite.edge.estimate() == pytest.approx(0.5)  # type: ignore[attr-defined]
+    assert make_bot("expert", prior_edge=0).edge.estimate() == 0.0  # type: ignore[attr-defined]
 
 
 def test_a_known_edge_makes_the_score_worth_more_and_is_symmetric() -> None:
@@ -295,7 +296,9 @@ def test_the_stronger_side_does_not_stake_the_match_on_an_even_envido() -> None:
     match.start_hand((tuple(parse_hand("1e 4c 5o")), tuple(parse_hand("7c 7e 3e"))))
     match.apply(FALTA_ENVIDO)
     obs = observe(match, 1)
-    even, ahead = (make_bot("expert", seed=1, iterations=200, edge=1) for _ in range(2))
+    even, ahead = (
+        make_bot("expert", seed=1, iterations=200, edge=1, prior_edge=0) for _ in range(2)
+    )
     assert isinstance(ahead, ExpertBot) and ahead.edge is not None
     ahead.edge.total, ahead.edge.hands = 20.0, 20
     assert even.choose(obs) == QUIERO
@@ -319,7 +322,8 @@ def test_edge_falta_counts_the_edge_only_where_the_falta_is_at_stake() -> None:
     answer = observe(match, 1)
     assert bot.edge_for(answer, answer.legal_actions) == pytest.approx(0.5)
     assert bot.choose(answer) == NO_QUIERO  # the favourite keeps the match
-    assert make_bot("expert", seed=1, iterations=200).choose(answer) == QUIERO
+    assert make_bot("expert", seed=1, iterations=200, edge=0).choose(answer) == QUIERO
+    assert make_bot("expert", seed=1, iterations=200).choose(answer) == NO_QUIERO  # auto
     match.apply(NO_QUIERO)
     later = observe(match, match.turn)
     assert FALTA_ENVIDO not in later.legal_actions

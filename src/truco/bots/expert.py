@@ -16,13 +16,15 @@ it three ways, so that the opponent model it infers with is the one it plays:
    that see the cards, so the values are not those of a game with open cards.
 3. **Choice.** It takes the action of best average chance of winning the match (the score's
    worth, :mod:`truco.bots.value`), its points as the tie-break: one step of policy
-   improvement over the equilibrium, in the cards of this very hand. With the option
-   ``edge=1`` the worth of a score counts the edge its team has shown over the rivals so far
-   in the match, from a prior centred on ``prior_edge`` points a hand
-   (:mod:`truco.bots.edge`): the stronger side does not stake the match on an even gamble.
-   It is off by default: measured, it wins more against a calling station with
-   ``prior_edge=0.5``, and no more against ``heuristic`` or ``search`` (decision 85,
-   ``docs/expert-log.md``).
+   improvement over the equilibrium, in the cards of this very hand. The worth of a score
+   may count the edge its team has shown over the rivals so far in the match, from a prior
+   centred on ``prior_edge`` points a hand (default 0.5, about its edge over ``heuristic``
+   and ``search``; :mod:`truco.bots.edge`): the stronger side does not stake the match on a
+   gamble it wins only somewhat more often than not. ``edge=1`` counts it in every decision
+   (decision 85), ``edge=falta`` only where a falta envido may be called or is to be
+   answered, and the default ``auto`` so in argentino duels and nowhere at team tables
+   (decision 106: against ``heuristic`` it stops staking young matches on a falta it wins
+   half the time; ``docs/expert-log.md``); ``edge=0`` values every score as between equals.
 
 Under the fixed rules, the play-outs of two-player tables answer a truco bet by counting the
 bazas against the rivals' cards drawn anew from those the answerer has not seen
@@ -97,7 +99,7 @@ from pathlib import Path
 from truco.actions import FALTA_ENVIDO
 from truco.bots.base import Bot, register
 from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_read
-from truco.bots.edge import Edge
+from truco.bots.edge import PRIOR_EDGE, Edge
 from truco.bots.equity import SAMPLES, RivalPlay, odds_bluff_play_out
 from truco.bots.equity import play_out as equity_play_out
 from truco.bots.knowledge import CARD_FLOOR, Likelihood, Sampler, card_likelihood, likelihood
@@ -179,8 +181,8 @@ class ExpertBot(Bot):
         read_senas: bool = True,
         infer: str = "auto",
         playouts: str = "auto",
-        edge: int | str = 0,
-        prior_edge: float = 0.0,
+        edge: int | str = "auto",
+        prior_edge: float = PRIOR_EDGE,
         answers: str = "auto",
         draws: int = SAMPLES,
         rival: str = "rules",
