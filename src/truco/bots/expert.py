@@ -167,6 +167,12 @@ def _number(value: object) -> float:
         return math.nan
 
 
+def argentino_duel(rules: Rules) -> bool:
+    """Whether ``rules`` are a two-player argentino table, where several defaults were
+    measured and are set apart (decisions 99, 102, 105, 106)."""
+    return rules.players == 2 and rules.name == "argentino"
+
+
 @register("expert")
 class ExpertBot(Bot):
     name = "expert"
@@ -283,7 +289,7 @@ class ExpertBot(Bot):
             return 0.0
         mode = self.edge_mode
         if mode == "auto":  # where it was measured: argentino duels (decision 106)
-            if obs.rules.players != 2 or obs.rules.name != "argentino":
+            if not argentino_duel(obs.rules):
                 return 0.0
             mode = "falta"
         if mode == "falta" and FALTA_ENVIDO not in legal:
@@ -301,8 +307,7 @@ class ExpertBot(Bot):
         the rules measured the same, decision 100)."""
         model = self.model
         if model == "auto":
-            duel = rules.players == 2 and rules.name == "argentino"
-            model = "rules" if duel else "evidence"
+            model = "rules" if argentino_duel(rules) else "evidence"
         return self.rivals.best() if model == "evidence" else "rules"
 
     def reading_model(self, infer: str, model: Likelihood) -> Likelihood:
@@ -332,7 +337,7 @@ class ExpertBot(Bot):
         best = self.rivals_model(obs.rules)
         duel = obs.rules.players == 2
         infer = best if self.infer == "auto" else self.infer
-        if self.infer == "auto" and duel and obs.rules.name == "argentino":
+        if self.infer == "auto" and argentino_duel(obs.rules):
             # the falta and the real envido read by measured rates (decisions 96, 105; the
             # falta alone with stakes=falta), and every envido move once the rivals' envido
             # decisions say they bluff it (decision 97)
@@ -383,7 +388,7 @@ class ExpertBot(Bot):
         bets = self.bets
         if bets == "auto":  # by their equity where measured better: argentino duels (decisions
             # 101, 102), with a floor as high as the rival's early bluffs counted so far
-            bets = "fit" if duel and obs.rules.name == "argentino" else "strength"
+            bets = "fit" if argentino_duel(obs.rules) else "strength"
         if bets in ("equity", "fit") and duel:  # a rival's early truco bets by their equity
             floor = max(FLOOR, self.rivals.early_bluff()) if bets == "fit" else FLOOR
             reading = early_bet_read(reading, floor)
