@@ -342,3 +342,49 @@ def test_edge_falta_counts_the_edge_only_where_the_falta_is_at_stake() -> None:
     assert auto.edge_for(first, first.legal_actions) == 0.0
     with pytest.raises(TrucoError, match="edge must be one of 0, 1, falta, auto, not 'x'"):
         make_bot("expert", edge="x")
+
+
+def test_a_partners_envido_calls_can_be_left_unread() -> None:
+    """``partner_envido=skip`` (decision 107): at a team table a partner's envido calls, raises
+    and answers weigh nothing in the deals drawn; the rivals' still do, as do a partner's
+    truco bets' absence of weight (decision 89) and its card plays."""
+    from truco.actions import ENVIDO, FALTA_ENVIDO, QUIERO, REAL_ENVIDO, TRUCO
+    from truco.bots.knowledge import likelihood, partner_envido_unread
+
+    match = Match(find_variant("argentino", players=6), seed=4)
+    hand = match.hand
+    mover = hand.team[hand.actor]
+    read_as_partner = partner_envido_unread(likelihood, mover)
+    read_as_rival = partner_envido_unread(likelihood, 1 - mover)
+    for call in (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO):
+        assert read_as_partner(hand, call) == 1.0
+        assert read_as_rival(hand, call) == likelihood(hand, call) < 1.0
+    assert read_as_partner(hand, TRUCO) == likelihood(hand, TRUCO)
+    match.apply(REAL_ENVIDO)
+    answer = match.hand
+    answering = partner_envido_unread(likelihood, answer.team[answer.actor])
+    assert answering(answer, QUIERO) == 1.0
+    assert make_bot("expert", partner_envido="skip").partner_envido == "skip"  # type: ignore[attr-defined]
+    with pytest.raises(TrucoError, match="partner_envido must be one of read, skip"):
+        make_bot("expert", partner_envido="never")
+
+
+def test_a_partners_bluffed_real_envido_no_longer_backs_a_falta() -> None:
+    """The spot of decision 107 (argentino 6, 13-13, from an arena record): a partner opened a
+    real envido with 2 of envido, the rival after it raised to the falta envido (with 31), and
+    this seat holds 6. Read as a strong envido, the partner's call made ``expert`` accept; left
+    unread, it refuses."""
+    from truco.actions import FALTA_ENVIDO, NO_QUIERO, QUIERO, REAL_ENVIDO
+    from truco.cards import parse_hand
+
+    cards = ["7b 11e 12c", "2c 1o 11b", "7o 5c 6c", "10b 6e 4c", "12b 10o 2o", "7e 4o 2b"]
+    match = Match(find_variant("argentino", players=6), score=(13, 13), mano=1, auto_deal=False)
+    match.start_hand(tuple(tuple(parse_hand(c)) for c in cards))
+    assert match.turn == 1
+    match.apply(REAL_ENVIDO)
+    match.apply(FALTA_ENVIDO)
+    obs = observe(match, 3)
+    read = make_bot("expert", seed=1, iterations=300, partner_envido="read")
+    skip = make_bot("expert", seed=1, iterations=300, partner_envido="skip")
+    assert read.choose(obs) == QUIERO
+    assert skip.choose(obs) == NO_QUIERO

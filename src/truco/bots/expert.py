@@ -102,7 +102,14 @@ from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_r
 from truco.bots.edge import PRIOR_EDGE, Edge
 from truco.bots.equity import SAMPLES, RivalPlay, odds_bluff_play_out
 from truco.bots.equity import play_out as equity_play_out
-from truco.bots.knowledge import CARD_FLOOR, Likelihood, Sampler, card_likelihood, likelihood
+from truco.bots.knowledge import (
+    CARD_FLOOR,
+    Likelihood,
+    Sampler,
+    card_likelihood,
+    likelihood,
+    partner_envido_unread,
+)
 from truco.bots.policy import action_likelihood, play_out, shared_policy
 from truco.bots.reading import (
     falta_read,
@@ -200,6 +207,7 @@ class ExpertBot(Bot):
         cards: str = "none",
         card_floor: float = CARD_FLOOR,
         stakes: str = "real",
+        partner_envido: str = "read",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -213,6 +221,7 @@ class ExpertBot(Bot):
             ("bets", bets, ("auto", "strength", "equity", "fit", "team")),
             ("cards", cards, ("none", "read")),
             ("stakes", stakes, ("real", "falta")),
+            ("partner_envido", partner_envido, ("read", "skip")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -248,6 +257,8 @@ class ExpertBot(Bot):
         #: the default), or by the fixed card play with ``card_floor`` of other play.
         self.card_reading = card_likelihood(self.card_floor) if cards == "read" else None
         self.stakes = stakes
+        #: Whether a partner's envido moves are evidence of its cards (decision 107).
+        self.partner_envido = partner_envido
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -394,6 +405,8 @@ class ExpertBot(Bot):
             reading = early_bet_read(reading, floor)
         elif bets == "team" and not duel:  # late bets at team tables (decision 103)
             reading = team_bet_read(reading, self.team_floor)
+        if self.partner_envido == "skip" and not duel:  # decision 107
+            reading = partner_envido_unread(reading, obs.seat & 1)
         return search_deals(
             obs,
             legal,

@@ -96,6 +96,28 @@ def _truco_bet(hand: Hand, action: int) -> bool:
     )
 
 
+def envido_move(hand: Hand, action: int) -> bool:
+    """Whether ``action`` is an envido call or raise, or the answer to one (RULES.md 5.2)."""
+    if ENVIDO <= action <= FALTA_ENVIDO:
+        return True
+    return action in (QUIERO, NO_QUIERO) and hand.envido_state == ENVIDO_PENDING
+
+
+def partner_envido_unread(model: Likelihood, team: int) -> Likelihood:
+    """``model`` with the envido moves of ``team``'s players (a seat's partners) read as no
+    evidence of their cards (``expert:partner_envido=skip``, decision 107). At a team table a
+    partner calls the envido for the team, on what it hopes the rivals fold to: ``expert``'s
+    own seats open a real envido from every value, most of them below 20 (argentino 6), and a
+    partner that read such a call as a strong envido accepted the rivals' falta with 6."""
+
+    def read(hand: Hand, action: int) -> float:
+        if hand.team[hand.actor] == team and envido_move(hand, action):
+            return 1.0
+        return model(hand, action)
+
+    return read
+
+
 def rebuild(obs: Observation, deal: Deal) -> Match:
     """The engine state of ``obs``'s hand if the seats held ``deal``; raises if they cannot."""
     return rebuild_weighted(obs, deal)[0]
