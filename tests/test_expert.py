@@ -360,12 +360,15 @@ def test_a_partners_envido_calls_can_be_left_unread() -> None:
         assert read_as_partner(hand, call) == 1.0
         assert read_as_rival(hand, call) == likelihood(hand, call) < 1.0
     assert read_as_partner(hand, TRUCO) == likelihood(hand, TRUCO)
+    stakes = partner_envido_unread(likelihood, mover, stakes_only=True)
+    assert stakes(hand, REAL_ENVIDO) == stakes(hand, FALTA_ENVIDO) == 1.0
+    assert stakes(hand, ENVIDO) == likelihood(hand, ENVIDO) < 1.0  # a plain envido still read
     match.apply(REAL_ENVIDO)
     answer = match.hand
     answering = partner_envido_unread(likelihood, answer.team[answer.actor])
     assert answering(answer, QUIERO) == 1.0
     assert make_bot("expert", partner_envido="skip").partner_envido == "skip"  # type: ignore[attr-defined]
-    with pytest.raises(TrucoError, match="partner_envido must be one of read, skip"):
+    with pytest.raises(TrucoError, match="partner_envido must be one of read, skip, stakes"):
         make_bot("expert", partner_envido="never")
 
 

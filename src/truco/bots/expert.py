@@ -221,7 +221,7 @@ class ExpertBot(Bot):
             ("bets", bets, ("auto", "strength", "equity", "fit", "team")),
             ("cards", cards, ("none", "read")),
             ("stakes", stakes, ("real", "falta")),
-            ("partner_envido", partner_envido, ("read", "skip")),
+            ("partner_envido", partner_envido, ("read", "skip", "stakes")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -405,8 +405,9 @@ class ExpertBot(Bot):
             reading = early_bet_read(reading, floor)
         elif bets == "team" and not duel:  # late bets at team tables (decision 103)
             reading = team_bet_read(reading, self.team_floor)
-        if self.partner_envido == "skip" and not duel:  # decision 107
-            reading = partner_envido_unread(reading, obs.seat & 1)
+        if self.partner_envido != "read" and not duel:  # decision 107
+            stakes_only = self.partner_envido == "stakes"
+            reading = partner_envido_unread(reading, obs.seat & 1, stakes_only)
         return search_deals(
             obs,
             legal,

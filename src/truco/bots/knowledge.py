@@ -26,6 +26,7 @@ from truco.actions import (
     MAZO,
     NO_QUIERO,
     QUIERO,
+    REAL_ENVIDO,
     TRUCO,
     Move,
     is_sena,
@@ -103,15 +104,19 @@ def envido_move(hand: Hand, action: int) -> bool:
     return action in (QUIERO, NO_QUIERO) and hand.envido_state == ENVIDO_PENDING
 
 
-def partner_envido_unread(model: Likelihood, team: int) -> Likelihood:
+def partner_envido_unread(model: Likelihood, team: int, stakes_only: bool = False) -> Likelihood:
     """``model`` with the envido moves of ``team``'s players (a seat's partners) read as no
     evidence of their cards (``expert:partner_envido=skip``, decision 107). At a team table a
     partner calls the envido for the team, on what it hopes the rivals fold to: ``expert``'s
     own seats open a real envido from every value, most of them below 20 (argentino 6), and a
-    partner that read such a call as a strong envido accepted the rivals' falta with 6."""
+    partner that read such a call as a strong envido accepted the rivals' falta with 6.
+    ``stakes_only`` leaves unread only its real envido and falta calls and raises
+    (``partner_envido=stakes``): its plain envido and its answers are still read."""
 
     def read(hand: Hand, action: int) -> float:
-        if hand.team[hand.actor] == team and envido_move(hand, action):
+        if hand.team[hand.actor] == team and (
+            action in (REAL_ENVIDO, FALTA_ENVIDO) if stakes_only else envido_move(hand, action)
+        ):
             return 1.0
         return model(hand, action)
 
