@@ -117,6 +117,7 @@ from truco.bots.reading import (
     read_falta_likelihood,
     read_likelihood,
     read_real_likelihood,
+    team_falta_read,
 )
 from truco.bots.reading_evidence import typed_likelihood
 from truco.bots.rivals import RivalModels
@@ -208,6 +209,7 @@ class ExpertBot(Bot):
         card_floor: float = CARD_FLOOR,
         stakes: str = "real",
         partner_envido: str = "read",
+        team_falta: str = "curve",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -222,6 +224,7 @@ class ExpertBot(Bot):
             ("cards", cards, ("none", "read")),
             ("stakes", stakes, ("real", "falta")),
             ("partner_envido", partner_envido, ("read", "skip", "stakes")),
+            ("team_falta", team_falta, ("curve", "read")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -259,6 +262,8 @@ class ExpertBot(Bot):
         self.stakes = stakes
         #: Whether a partner's envido moves are evidence of its cards (decision 107).
         self.partner_envido = partner_envido
+        #: How a falta envido at a team table is read (decision 107).
+        self.team_falta = team_falta
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -408,6 +413,8 @@ class ExpertBot(Bot):
         if self.partner_envido != "read" and not duel:  # decision 107
             stakes_only = self.partner_envido == "stakes"
             reading = partner_envido_unread(reading, obs.seat & 1, stakes_only)
+        if self.team_falta == "read" and not duel:  # decision 107
+            reading = team_falta_read(reading)
         return search_deals(
             obs,
             legal,
