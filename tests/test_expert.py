@@ -391,3 +391,34 @@ def test_a_partners_bluffed_real_envido_no_longer_backs_a_falta() -> None:
     skip = make_bot("expert", seed=1, iterations=300, partner_envido="skip")
     assert read.choose(obs) == QUIERO
     assert skip.choose(obs) == NO_QUIERO
+
+
+def test_a_falta_at_a_team_table_can_be_read_as_the_play_outs_read_it() -> None:
+    """``team_falta=read`` (decision 107): a falta envido called at a team table is read by the
+    play-outs' falta reading (truco.bots.team.likelihoods: valenciano's falta from 33), not by
+    the sampler's curve for any opening. The spot of an arena record (valenciano 4, 0-0): the
+    rival opened the falta with 33 and this seat holds 30. Read by the curve, ``expert``
+    accepted and lost the cama; read so, it refuses."""
+    from truco.actions import FALTA_ENVIDO, NO_QUIERO, QUIERO
+    from truco.bots.knowledge import likelihood
+    from truco.bots.reading import team_falta_read
+    from truco.cards import parse_hand
+
+    cards = ["1e 7o 7c", "3c 6e 7e", "3e 4b 6b", "6o 5b 4e"]
+    match = Match(find_variant("valenciano", players=4), auto_deal=False)
+    match.start_hand(tuple(tuple(parse_hand(c)) for c in cards))
+    match.apply(parse_hand("7c")[0])
+    read = team_falta_read(likelihood)
+    hand = match.hand
+    assert read(hand, FALTA_ENVIDO) == pytest.approx(0.51, abs=0.01)  # seat 1 holds 33
+    assert likelihood(hand, FALTA_ENVIDO) > read(hand, FALTA_ENVIDO)  # the curve: any opening
+    match.apply(FALTA_ENVIDO)
+    obs = observe(match, 2)
+    curve = make_bot("expert", seed=1, iterations=300)
+    falta = make_bot("expert", seed=1, iterations=300, team_falta="read")
+    assert curve.choose(obs) == QUIERO
+    assert falta.choose(obs) == NO_QUIERO
+    duel = Match(find_variant("valenciano"), seed=2).hand
+    assert read(duel, FALTA_ENVIDO) == likelihood(duel, FALTA_ENVIDO)  # duels: unchanged
+    with pytest.raises(TrucoError, match="team_falta must be one of curve, read"):
+        make_bot("expert", team_falta="rates")
