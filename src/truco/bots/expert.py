@@ -84,6 +84,12 @@ beat the table with the cheapest card that does), with a share ``card_floor`` of
 (:func:`truco.bots.knowledge.card_likelihood`); ``heuristic`` plays every card so, yet the
 reading won no more against it (decision 104), and it stays an option for research.
 
+At team tables two readings are options for research (decision 107): ``partner_envido=skip``
+(or ``stakes``) reads a partner's envido moves (or its real envido and falta alone) as no
+evidence of its cards, since ``expert``'s own seats bluff the real envido there; and
+``team_falta=read`` reads a falta called at a team table as the play-outs' team answers read
+it (from the top of the deck), not as any envido opening. The defaults read as before.
+
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
 ``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).

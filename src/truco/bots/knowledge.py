@@ -108,7 +108,7 @@ def partner_envido_unread(model: Likelihood, team: int, stakes_only: bool = Fals
     """``model`` with the envido moves of ``team``'s players (a seat's partners) read as no
     evidence of their cards (``expert:partner_envido=skip``, decision 107). At a team table a
     partner calls the envido for the team, on what it hopes the rivals fold to: ``expert``'s
-    own seats open a real envido from every value, most of them below 20 (argentino 6), and a
+    own seats open a real envido from every value, five in six below 27 (argentino 6), and a
     partner that read such a call as a strong envido accepted the rivals' falta with 6.
     ``stakes_only`` leaves unread only its real envido and falta calls and raises
     (``partner_envido=stakes``): its plain envido and its answers are still read."""
