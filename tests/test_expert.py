@@ -346,8 +346,9 @@ def test_edge_falta_counts_the_edge_only_where_the_falta_is_at_stake() -> None:
 
 def test_a_partners_envido_calls_can_be_left_unread() -> None:
     """``partner_envido=skip`` (decision 107): at a team table a partner's envido calls, raises
-    and answers weigh nothing in the deals drawn; the rivals' still do, as do a partner's
-    truco bets' absence of weight (decision 89) and its card plays."""
+    and answers weigh nothing in the deals drawn; the rivals' still do, and a partner's truco
+    bets are left to the model as before. ``stakes`` leaves only its real envido and falta
+    unread."""
     from truco.actions import ENVIDO, FALTA_ENVIDO, QUIERO, REAL_ENVIDO, TRUCO
     from truco.bots.knowledge import likelihood, partner_envido_unread
 
