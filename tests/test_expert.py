@@ -388,18 +388,21 @@ def test_a_partners_bluffed_real_envido_no_longer_backs_a_falta() -> None:
     match.apply(REAL_ENVIDO)
     match.apply(FALTA_ENVIDO)
     obs = observe(match, 3)
-    read = make_bot("expert", seed=1, iterations=300, partner_envido="read")
-    skip = make_bot("expert", seed=1, iterations=300, partner_envido="skip")
+    # the falta read by the curve, as in the record (decision 107): the partner's call decides
+    read = make_bot("expert", seed=1, iterations=300, partner_envido="read", team_falta="curve")
+    skip = make_bot("expert", seed=1, iterations=300, partner_envido="skip", team_falta="curve")
     assert read.choose(obs) == QUIERO
     assert skip.choose(obs) == NO_QUIERO
+    # the defaults since decision 108 read the rival's falta from the top of the deck: refused
+    assert make_bot("expert", seed=1, iterations=300).choose(obs) == NO_QUIERO
 
 
 def test_a_falta_at_a_team_table_can_be_read_as_the_play_outs_read_it() -> None:
-    """``team_falta=read`` (decision 107): a falta envido called at a team table is read by the
-    play-outs' falta reading (truco.bots.team.likelihoods: valenciano's falta from 33), not by
-    the sampler's curve for any opening. The spot of an arena record (valenciano 4, 0-0): the
-    rival opened the falta with 33 and this seat holds 30. Read by the curve, ``expert``
-    accepted and lost the cama; read so, it refuses."""
+    """``team_falta=read`` (decision 107, the default since decision 108): a falta envido called
+    at a team table is read by the play-outs' falta reading (truco.bots.team.likelihoods:
+    valenciano's falta from 33), not by the sampler's curve for any opening. The spot of an arena
+    record (valenciano 4, 0-0): the rival opened the falta with 33 and this seat holds 30. Read by
+    the curve, ``expert`` accepted and lost the cama; read so, it refuses."""
     from truco.actions import FALTA_ENVIDO, NO_QUIERO, QUIERO
     from truco.bots.knowledge import likelihood
     from truco.bots.reading import team_falta_read
@@ -415,8 +418,8 @@ def test_a_falta_at_a_team_table_can_be_read_as_the_play_outs_read_it() -> None:
     assert likelihood(hand, FALTA_ENVIDO) > read(hand, FALTA_ENVIDO)  # the curve: any opening
     match.apply(FALTA_ENVIDO)
     obs = observe(match, 2)
-    curve = make_bot("expert", seed=1, iterations=300)
-    falta = make_bot("expert", seed=1, iterations=300, team_falta="read")
+    curve = make_bot("expert", seed=1, iterations=300, team_falta="curve")
+    falta = make_bot("expert", seed=1, iterations=300)  # the default since decision 108
     assert curve.choose(obs) == QUIERO
     assert falta.choose(obs) == NO_QUIERO
     duel = Match(find_variant("valenciano"), seed=2).hand

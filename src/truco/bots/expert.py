@@ -84,11 +84,12 @@ beat the table with the cheapest card that does), with a share ``card_floor`` of
 (:func:`truco.bots.knowledge.card_likelihood`); ``heuristic`` plays every card so, yet the
 reading won no more against it (decision 104), and it stays an option for research.
 
-At team tables two readings are options for research (decision 107): ``partner_envido=skip``
-(or ``stakes``) reads a partner's envido moves (or its real envido and falta alone) as no
-evidence of its cards, since ``expert``'s own seats bluff the real envido there; and
-``team_falta=read`` reads a falta called at a team table as the play-outs' team answers read
-it (from the top of the deck), not as any envido opening. The defaults read as before.
+At team tables a falta envido called or raised to is read as the play-outs' team answers read
+it, from the top of the deck (``team_falta=read``, the default since decision 108; ``curve``
+reads it as any envido opening, as before), so that inference uses the model the play-outs
+play. ``partner_envido=skip`` (or ``stakes``) reads a partner's envido moves (or its real
+envido and falta alone) as no evidence of its cards, since ``expert``'s own seats bluff the
+real envido there: an option for research (decision 107).
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
@@ -215,7 +216,7 @@ class ExpertBot(Bot):
         card_floor: float = CARD_FLOOR,
         stakes: str = "real",
         partner_envido: str = "read",
-        team_falta: str = "curve",
+        team_falta: str = "read",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -268,7 +269,7 @@ class ExpertBot(Bot):
         self.stakes = stakes
         #: Whether a partner's envido moves are evidence of its cards (decision 107).
         self.partner_envido = partner_envido
-        #: How a falta envido at a team table is read (decision 107).
+        #: How a falta envido at a team table is read (decisions 107, 108).
         self.team_falta = team_falta
         self.draws = int(draws)
         if self.draws < 1:
