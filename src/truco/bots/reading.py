@@ -160,9 +160,10 @@ def team_falta_read(model: Likelihood) -> Likelihood:
     """``model`` with a falta envido called or raised to at a team table read as the play-outs
     read it (:func:`truco.bots.team.likelihoods`: from the top 9% of the deck's hands, 1% of
     bluffs; in valenciano's deck from 33), not by the sampler's curve for any envido opening
-    (``expert:team_falta=read``, decision 107). In valenciano 4 ``search`` opens the falta with 33
-    in nearly every hand it does, and ``expert``, reading it as any opening, accepted 45 of them
-    with 29 to 32 in 200 matches and lost 540 points on them."""
+    (``expert:team_falta=read``, decision 107; the default since decision 108). In valenciano 4
+    ``search`` opens the falta with 33 in nearly every hand it does, and ``expert``, reading it
+    as any opening, accepted 45 of them with 29 to 32 in 200 matches and lost 540 points on
+    them."""
 
     def read(hand: Hand, action: int) -> float:
         if action == FALTA_ENVIDO and hand.k > 2:
