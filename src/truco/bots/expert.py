@@ -139,6 +139,9 @@ from truco.variants import Rules
 #: of the play-outs are counted (each deal costs more), than at team tables (decision 91).
 DEFAULT_ITERATIONS = 600
 DUEL_ITERATIONS = 450
+#: The envido from which ``team_raise=falta`` raises a real envido to the falta in the play-outs:
+#: the rules' own raise threshold (:func:`truco.bots.rollout.raises_to_falta`).
+TEAM_FALTA_FROM = 31
 #: The likelihood each ``infer`` reads the rivals' moves by (``policy``: the policy's own).
 READINGS = {
     "rules": likelihood,
@@ -217,6 +220,7 @@ class ExpertBot(Bot):
         stakes: str = "real",
         partner_envido: str = "read",
         team_falta: str = "read",
+        team_raise: str = "rules",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -232,6 +236,7 @@ class ExpertBot(Bot):
             ("stakes", stakes, ("real", "falta")),
             ("partner_envido", partner_envido, ("read", "skip", "stakes")),
             ("team_falta", team_falta, ("curve", "read")),
+            ("team_raise", team_raise, ("rules", "falta")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -271,6 +276,9 @@ class ExpertBot(Bot):
         self.partner_envido = partner_envido
         #: How a falta envido at a team table is read (decisions 107, 108).
         self.team_falta = team_falta
+        #: From what envido the seats of a team table's odds play-outs raise a real envido
+        #: to the falta: never (``team_raise=rules``) or from 31 (``falta``; decision 109).
+        self.falta_from = TEAM_FALTA_FROM if team_raise == "falta" else 0
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -391,6 +399,7 @@ class ExpertBot(Bot):
         if envido == "auto":  # the odds where measured better: team tables (decisions 94, 95)
             envido = "rules" if duel else "odds"
         odds = envido == "odds" and played is None
+        falta_from = self.falta_from
 
         team_bluff = 0.0
         if odds and not counted and self.rival == "fit":  # decision 103
@@ -403,7 +412,7 @@ class ExpertBot(Bot):
             elif counted:
                 equity_play_out(hand, chance.random, self.draws, read, rival, odds)
             elif odds:
-                odds_play_out(hand)
+                odds_play_out(hand, falta_from)
             else:
                 play_out(hand, played, chance, greedy, envido_only)
 
