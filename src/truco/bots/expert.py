@@ -130,6 +130,7 @@ from truco.bots.reading_evidence import typed_likelihood
 from truco.bots.rivals import RivalModels
 from truco.bots.rollout import odds_play_out
 from truco.bots.search import search_deals, to_search
+from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS
 from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.observation import Observation
@@ -221,6 +222,7 @@ class ExpertBot(Bot):
         partner_envido: str = "read",
         team_falta: str = "read",
         team_raise: str = "rules",
+        worth: str = "duel",
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -237,6 +239,7 @@ class ExpertBot(Bot):
             ("partner_envido", partner_envido, ("read", "skip", "stakes")),
             ("team_falta", team_falta, ("curve", "read")),
             ("team_raise", team_raise, ("rules", "falta")),
+            ("worth", worth, ("duel", "table")),
         ):
             if value not in allowed:
                 raise TrucoError(
@@ -279,6 +282,9 @@ class ExpertBot(Bot):
         #: From what envido the seats of a team table's odds play-outs raise a real envido
         #: to the falta: never (``team_raise=rules``) or from 31 (``falta``; decision 109).
         self.falta_from = TEAM_FALTA_FROM if team_raise == "falta" else 0
+        #: The model of a hand's points a score's worth is counted with at a team table: the
+        #: duel's (``worth=duel``) or the team tables' own (``table``; decision 110).
+        self.worth = worth
         self.draws = int(draws)
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
@@ -444,4 +450,5 @@ class ExpertBot(Bot):
             new_deal=chance.roll,
             edge=self.edge_for(obs, legal),
             cards=self.card_reading,
+            shares=TEAM_HAND_POINTS if self.worth == "table" and not duel else HAND_POINTS,
         )

@@ -26,7 +26,7 @@ from truco.bots.knowledge import Likelihood, Sampler
 from truco.bots.rollout import play_out
 from truco.bots.signals import sena_to_make
 from truco.bots.team import falta_supported
-from truco.bots.value import win_probability
+from truco.bots.value import HAND_POINTS, win_probability
 from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.observation import Observation
@@ -126,6 +126,7 @@ def search_deals(
     new_deal: Callable[[], None] | None = None,
     edge: float = 0.0,
     cards: Likelihood | None = None,
+    shares: tuple[float, ...] = HAND_POINTS,
 ) -> tuple[int, dict[int, float]]:
     """The search itself: deal after deal from ``sampler`` (weighed by ``model``), every
     action of ``legal`` applied to the same deal and played out by ``play``; stop after
@@ -134,7 +135,9 @@ def search_deals(
     points. ``new_deal`` runs once per deal, before its play-outs. ``edge`` is the points a
     hand the seat's team is believed to gain over its rivals (:mod:`truco.bots.edge`): the
     worth of each resulting score counts it. ``cards`` weighs the other seats' card plays
-    (:func:`truco.bots.knowledge.card_likelihood`); by default they are no evidence."""
+    (:func:`truco.bots.knowledge.card_likelihood`); by default they are no evidence.
+    ``shares`` is the model of a hand's points the worth of a score is counted with
+    (:func:`truco.bots.value.win_probability`)."""
     rules = obs.rules
     team = obs.seat & 1
     camas = (obs.camas[team], obs.camas[1 - team])
@@ -157,7 +160,7 @@ def search_deals(
             hand.apply(action)
             play(hand)
             s = hand.score
-            value = win_probability(s[team], s[1 - team], target, camas, to_win, edge)
+            value = win_probability(s[team], s[1 - team], target, camas, to_win, edge, shares)
             utility[action] += weight * value
             points[action] += weight * (hand.points[team] - hand.points[1 - team])
         total += weight

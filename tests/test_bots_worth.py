@@ -1,0 +1,39 @@
+"""``expert:worth=table``: at a team table the worth of a score is counted with the team
+tables' own model of a hand's points (:data:`truco.bots.value.TEAM_HAND_POINTS`, decision
+110), where the duel's model (a mean of 2.18 points a scoring) had a team table's matches last
+about twice as many scorings as they do (3.25 points a scoring measured in argentino 6)."""
+
+from __future__ import annotations
+
+import pytest
+from support import match_after
+
+from truco.bots import make_bot
+from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS, win_probability
+from truco.errors import TrucoError
+
+
+def test_the_team_model_is_a_distribution_of_bigger_hands() -> None:
+    assert sum(TEAM_HAND_POINTS) == pytest.approx(1.0)
+    mean = sum(i * s for i, s in enumerate(TEAM_HAND_POINTS, 1))
+    assert 3.0 < mean < 3.5 and mean > sum(i * s for i, s in enumerate(HAND_POINTS, 1)) + 0.8
+
+
+def test_bigger_hands_make_a_lead_worth_less() -> None:
+    for mine, theirs in ((22, 14), (26, 22), (29, 26), (10, 0)):
+        duel = win_probability(mine, theirs, 30)
+        team = win_probability(mine, theirs, 30, shares=TEAM_HAND_POINTS)
+        assert 0.5 < team < duel
+    assert win_probability(0, 0, 30, shares=TEAM_HAND_POINTS) == pytest.approx(0.5)
+    assert win_probability(30, 12, 30, shares=TEAM_HAND_POINTS) == 1.0
+
+
+def test_the_option_is_checked_and_counts_only_at_team_tables() -> None:
+    with pytest.raises(TrucoError, match="worth must be one of duel, table"):
+        make_bot("expert", worth="match")
+    duel = match_after("argentino", ["4c 6o 12b", "7e 6e 3c"], [])
+    obs = duel.observation(duel.turn)
+    values = [
+        make_bot("expert", seed=3, iterations=60, worth=w).values(obs) for w in ("duel", "table")
+    ]  # type: ignore[attr-defined]
+    assert values[0] == values[1]  # two players: the duel's model either way
