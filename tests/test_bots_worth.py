@@ -6,11 +6,12 @@ about twice as many scorings as they do (3.25 points a scoring measured in argen
 from __future__ import annotations
 
 import pytest
-from support import match_after
+from support import match_after, moves_of
 
-from truco.bots import make_bot
+from truco.bots import Bot, make_bot
 from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS, win_probability
 from truco.errors import TrucoError
+from truco.variants import find_variant
 
 
 def test_the_team_model_is_a_distribution_of_bigger_hands() -> None:
@@ -37,3 +38,15 @@ def test_the_option_is_checked_and_counts_only_at_team_tables() -> None:
         make_bot("expert", seed=3, iterations=60, worth=w).values(obs) for w in ("duel", "table")
     ]  # type: ignore[attr-defined]
     assert values[0] == values[1]  # two players: the duel's model either way
+
+
+def test_at_a_team_table_it_changes_the_play_and_reproduces() -> None:
+    rules = find_variant("argentino", players=6)
+
+    def moves(worth: str) -> list[int]:
+        bots: list[Bot] = [make_bot("expert", seed=s, iterations=12, worth=worth) for s in range(6)]
+        return moves_of(bots, rules, 1, limit=60)
+
+    table = moves("table")
+    assert table == moves("table")
+    assert table != moves("duel")
