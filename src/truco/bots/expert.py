@@ -91,6 +91,13 @@ play. ``partner_envido=skip`` (or ``stakes``) reads a partner's envido moves (or
 envido and falta alone) as no evidence of its cards, since ``expert``'s own seats bluff the
 real envido there: an option for research (decision 107).
 
+Two more options for research at team tables. ``team_raise=falta`` lets the seats of the odds
+play-outs raise a real envido to the falta with 31 or more (:func:`rollout.raises_to_falta`,
+decision 109), as ``search`` does, where the rules' play-outs never raise to the falta and so
+never punish a real envido made as a bluff. ``worth=table`` counts a score's worth with the
+team tables' own model of a hand's points (:data:`truco.bots.value.TEAM_HAND_POINTS`, decision
+110): the duel's model has a team table's match last about twice the scorings it does.
+
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
 ``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).
