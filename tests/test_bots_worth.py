@@ -29,6 +29,13 @@ def test_bigger_hands_make_a_lead_worth_less() -> None:
     assert win_probability(30, 12, 30, shares=TEAM_HAND_POINTS) == 1.0
 
 
+def test_an_edge_moves_a_hand_of_bigger_points_less() -> None:
+    # the same edge in points a hand is a smaller share of hands worth 3.17 than of 2.18
+    duel = win_probability(0, 0, 30, edge=0.5)
+    team = win_probability(0, 0, 30, edge=0.5, shares=TEAM_HAND_POINTS)
+    assert 0.5 < team < duel
+
+
 def test_the_option_is_checked_and_counts_only_at_team_tables() -> None:
     with pytest.raises(TrucoError, match="worth must be one of duel, table"):
         make_bot("expert", worth="match")

@@ -30,15 +30,22 @@ TEAM_HAND_POINTS = (0.26, 0.18, 0.15, 0.20, 0.08, 0.05, 0.04, 0.04)
 MAX_SHIFT = 0.4
 
 
-def hand_chance(edge: float) -> float:
-    """The chance of scoring a hand for a team that gains ``edge`` points a hand, rounded to
-    a hundredth (so that the tables cached for it stay few).
+def hand_chance(edge: float, mean: float = MEAN_HAND_POINTS) -> float:
+    """The chance of scoring a hand for a team that gains ``edge`` points a hand, hands worth
+    ``mean`` points on average, rounded to a hundredth (so that the tables cached for it stay
+    few).
 
     >>> hand_chance(0.0), hand_chance(0.872), hand_chance(-50.0)
     (0.5, 0.7, 0.1)
     """
-    shift = max(-MAX_SHIFT, min(MAX_SHIFT, edge / (2 * MEAN_HAND_POINTS)))
+    shift = max(-MAX_SHIFT, min(MAX_SHIFT, edge / (2 * mean)))
     return round(0.5 + shift, 2)
+
+
+@lru_cache(maxsize=8)
+def _mean(shares: tuple[float, ...]) -> float:
+    """The points of a hand on average in the model ``shares``."""
+    return sum(i * share for i, share in enumerate(shares, 1))
 
 
 @lru_cache(maxsize=256)
@@ -92,7 +99,7 @@ def win_probability(
     True
     """
     c0, c1 = camas
-    q = hand_chance(edge) if edge else 0.5
+    q = hand_chance(edge, _mean(shares)) if edge else 0.5
     p = 0.5 if q == 0.5 else _table(target, q, shares)[target][target]
     if mine >= target:
         return _camas(c0 + 1, c1, to_win, p)
