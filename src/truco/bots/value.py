@@ -22,9 +22,11 @@ HAND_POINTS = (0.40, 0.30, 0.14, 0.08, 0.04, 0.04)
 MEAN_HAND_POINTS = sum(i * share for i, share in enumerate(HAND_POINTS, 1))
 #: The same model at a team table, where the bets are raised higher and two teams' envidos
 #: and trucos add up: shares of each team's scorings of 1 .. 8 points (more folded into 8),
-#: rounded from 2,102 hands of argentino 6 between ``expert`` and ``search:iterations=500``
-#: (mean 3.25 points a scoring; valenciano 4 3.76, espanol 4 3.61, an argentino duel 2.05).
-#: Only the scorings matter to the chance of winning, not how many fall in one hand.
+#: set by hand near those of 2,102 hands of argentino 6 between ``expert`` and
+#: ``search:iterations=500`` (0.24, 0.20, 0.16, 0.19, 0.10, 0.05, 0.04, 0.03; a mean of 3.25
+#: points a scoring unfolded; valenciano 4 3.81, espanol 4 3.69, an argentino duel 2.12, by
+#: ``benchmarks/hand_points.py``). Only the scorings matter to the chance of winning, not how
+#: many fall in one hand.
 TEAM_HAND_POINTS = (0.26, 0.18, 0.15, 0.20, 0.08, 0.05, 0.04, 0.04)
 #: The most a hand's chance may move from even, so that no score is ever a sure thing.
 MAX_SHIFT = 0.4
