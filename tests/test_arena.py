@@ -86,6 +86,28 @@ def test_arena_on_a_pair_with_a_known_outcome(tmp_path: Path) -> None:
         assert result.winner is not None
 
 
+def test_a_run_cut_short_goes_on_from_a_pair(tmp_path: Path) -> None:
+    rules = find_variant("argentino")
+    whole = run_arena("heuristic", "easy", rules, 6, 4, records=str(tmp_path / "whole"))
+    rest = run_arena("heuristic", "easy", rules, 6, 4, records=str(tmp_path / "rest"), first_pair=1)
+    names = sorted(p.name for p in (tmp_path / "rest").iterdir())
+    assert names == [f"pair0000{k}-{s}-first.truco" for k in (1, 2) for s in ("a", "b")]
+    for name in names:  # the pairs of the whole run, move for move
+        assert (tmp_path / "rest" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    j = rest.to_json()
+    assert (j["matches"], j["pairs"], j["first_pair"]) == (4, 2, 1)
+    assert j["a_wins"] == sum(o.a_won for o in whole.outcomes if o.pair >= 1)
+    assert "4 matches in 2 duplicate pairs from pair 1 (" in rest.text()
+    assert whole.to_json()["first_pair"] == 0 and "from pair" not in whole.text()
+
+
+def test_arena_cli_from_pair_out_of_the_run(capsys: pytest.CaptureFixture[str]) -> None:
+    for k in ("2", "-1"):
+        assert main(["arena", "heuristic", "easy", "--matches", "4", "--from-pair", k]) == 1
+        err = capsys.readouterr().err
+        assert f"--from-pair {k}: a run of 4 matches has pairs 0 to 1" in err
+
+
 def test_bradley_terry_orders_by_strength() -> None:
     wins = {("a", "b"): 9, ("b", "a"): 1, ("b", "c"): 8, ("c", "b"): 2, ("a", "c"): 10}
     ratings = bradley_terry(["a", "b", "c"], wins)

@@ -25,6 +25,7 @@ from truco.bots import make_bot
 from truco.bots.base import Bot
 from truco.bots.external import BotFailure
 from truco.bots.spec import parse_bot_spec
+from truco.errors import TrucoError
 from truco.match import Match
 from truco.records import dumps
 from truco.referee import record_of
@@ -151,6 +152,7 @@ class ArenaReport:
     rules: Rules
     outcomes: list[MatchOutcome]
     seconds: float
+    first_pair: int = 0
 
     def to_json(self) -> dict[str, Any]:
         n = len(self.outcomes)
@@ -166,6 +168,7 @@ class ArenaReport:
             "target": self.rules.target,
             "matches": n,
             "pairs": len({o.pair for o in self.outcomes}),
+            "first_pair": self.first_pair,
             "a_wins": wins,
             "b_wins": n - wins,
             "a_win_rate": round(wins / n, 4) if n else 0.0,
@@ -193,7 +196,9 @@ class ArenaReport:
         plo, phi = j["a_points_per_hand_ci"]
         lines = [
             f"{j['a']} vs {j['b']}: {j['variant']}, {j['players']} players, to {j['target']}, "
-            f"{j['matches']} matches in {j['pairs']} duplicate pairs ({j['seconds']} s)",
+            f"{j['matches']} matches in {j['pairs']} duplicate pairs"
+            + (f" from pair {self.first_pair}" if self.first_pair else "")
+            + f" ({j['seconds']} s)",
             f"  {j['a']} won {j['a_wins']} of {j['matches']}: {j['a_win_rate']:.1%} "
             f"(95% CI {lo:.1%} - {hi:.1%})",
             f"  points per hand for {j['a']}: {j['a_points_per_hand']:+.3f} "
@@ -226,11 +231,19 @@ def _times(times: list[float]) -> dict[str, float]:
 
 
 def specs(
-    a: str, b: str, rules: Rules, matches: int, seed: int, records: str | None
+    a: str,
+    b: str,
+    rules: Rules,
+    matches: int,
+    seed: int,
+    records: str | None,
+    first_pair: int = 0,
 ) -> list[MatchSpec]:
-    """The matches of a duplicate run: ``ceil(matches / 2)`` pairs, both seatings each."""
+    """The matches of a duplicate run: ``ceil(matches / 2)`` pairs, both seatings each, from
+    pair ``first_pair`` on (each pair's deals come from the seed and its number alone, so the
+    pairs of a run played in parts are the pairs of the whole run)."""
     out = []
-    for pair in range((matches + 1) // 2):
+    for pair in range(first_pair, (matches + 1) // 2):
         deal_seed = seed * 1_000_003 + pair
         for swapped in (False, True):
             out.append(MatchSpec(a, b, rules, deal_seed, pair, swapped, records))
@@ -282,8 +295,15 @@ def run_arena(
     jobs: int = 1,
     records: str | None = None,
     progress: Callable[[int, int, int], None] | None = None,
+    first_pair: int = 0,
 ) -> ArenaReport:
-    """Play a duplicate run of A against B and report it."""
+    """Play a duplicate run of A against B and report it: its pairs from ``first_pair`` on
+    (the rest of a long run cut short; by default all of them)."""
+    pairs = (matches + 1) // 2
+    if first_pair < 0 or (first_pair and first_pair >= pairs):
+        raise TrucoError(
+            f"--from-pair {first_pair}: a run of {matches} matches has pairs 0 to {pairs - 1}"
+        )
     for spec in (a, b):
         name, options = parse_bot_spec(spec)
         bot = make_bot(name, seed=0, **options)  # fail early on a bad name or option
@@ -294,9 +314,9 @@ def run_arena(
     if records:
         os.makedirs(records, exist_ok=True)
     start = time.perf_counter()
-    todo = specs(a, b, rules, matches, seed, records)
+    todo = specs(a, b, rules, matches, seed, records, first_pair)
     outcomes = sorted(_run(todo, jobs, progress), key=lambda o: (o.pair, o.swapped))
-    return ArenaReport(a, b, rules, outcomes, time.perf_counter() - start)
+    return ArenaReport(a, b, rules, outcomes, time.perf_counter() - start, first_pair)
 
 
 def bradley_terry(names: Sequence[str], wins: dict[tuple[str, str], int]) -> dict[str, float]:

@@ -146,6 +146,7 @@ def _arena(args: argparse.Namespace) -> int:
                         jobs=args.jobs,
                         records=args.records,
                         progress=progress_bar(f"{a} vs {b}") if bar else None,
+                        first_pair=args.from_pair,
                     )
                 )
     except TrucoError as e:
@@ -268,6 +269,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--matches", type=int, default=100, help="matches, in pairs of two")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--from-pair",
+        type=int,
+        default=0,
+        metavar="K",
+        help="play only the pairs from K on, as the whole run would (the rest of a run cut short)",
+    )
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--records", help="write every match as a .truco record in this folder")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
