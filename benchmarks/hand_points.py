@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS
+from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS, mean_points
 from truco.records import load
 
 
@@ -39,7 +39,7 @@ class Scorings:
 
     def shares(self, cap: int) -> list[float]:
         """The share of scorings of 1 .. ``cap`` points, those above ``cap`` in the last."""
-        folded = collections.Counter({min(p, cap): 0 for p in self.points})
+        folded: collections.Counter[int] = collections.Counter()
         for p, n in self.points.items():
             folded[min(p, cap)] += n
         return [folded[p] / max(1, self.count) for p in range(1, cap + 1)]
@@ -60,18 +60,16 @@ def scorings(folder: Path) -> Scorings:
 
 
 def report(s: Scorings, cap: int) -> str:
-    def mean(shares: tuple[float, ...] | list[float]) -> float:
-        return sum(i * share for i, share in enumerate(shares, 1))
-
-    shares = s.shares(cap)
+    shares = tuple(s.shares(cap))
     lines = [
         f"{s.hands} hands, {s.count} scorings ({s.count / max(1, s.hands):.2f} a hand), "
-        f"{s.mean():.2f} points a scoring ({mean(shares):.2f} folded into {cap})",
+        f"{s.mean():.2f} points a scoring ({mean_points(shares):.2f} folded into {cap})",
         "points " + " ".join(f"{p:>5d}" for p in range(1, cap + 1)),
         "shares " + " ".join(f"{x:5.3f}" for x in shares),
     ]
     for name, model in (("HAND_POINTS", HAND_POINTS), ("TEAM_HAND_POINTS", TEAM_HAND_POINTS)):
-        lines.append(f"{name} (mean {mean(model):.2f}): " + " ".join(f"{x:.2f}" for x in model))
+        listed = " ".join(f"{x:.2f}" for x in model)
+        lines.append(f"{name} (mean {mean_points(model):.2f}): {listed}")
     return "\n".join(lines)
 
 

@@ -45,8 +45,8 @@ def hand_chance(edge: float, mean: float = MEAN_HAND_POINTS) -> float:
 
 
 @lru_cache(maxsize=8)
-def _mean(shares: tuple[float, ...]) -> float:
-    """The points of a hand on average in the model ``shares``."""
+def mean_points(shares: tuple[float, ...]) -> float:
+    """The points of a hand on average in the model ``shares`` (1, 2, ... points)."""
     return sum(i * share for i, share in enumerate(shares, 1))
 
 
@@ -101,7 +101,7 @@ def win_probability(
     True
     """
     c0, c1 = camas
-    q = hand_chance(edge, _mean(shares)) if edge else 0.5
+    q = hand_chance(edge, mean_points(shares)) if edge else 0.5
     p = 0.5 if q == 0.5 else _table(target, q, shares)[target][target]
     if mine >= target:
         return _camas(c0 + 1, c1, to_win, p)
