@@ -9,15 +9,15 @@ import pytest
 from support import match_after, moves_of
 
 from truco.bots import Bot, make_bot
-from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS, win_probability
+from truco.bots.value import HAND_POINTS, TEAM_HAND_POINTS, mean_points, win_probability
 from truco.errors import TrucoError
 from truco.variants import find_variant
 
 
 def test_the_team_model_is_a_distribution_of_bigger_hands() -> None:
     assert sum(TEAM_HAND_POINTS) == pytest.approx(1.0)
-    mean = sum(i * s for i, s in enumerate(TEAM_HAND_POINTS, 1))
-    assert 3.0 < mean < 3.5 and mean > sum(i * s for i, s in enumerate(HAND_POINTS, 1)) + 0.8
+    mean = mean_points(TEAM_HAND_POINTS)
+    assert 3.0 < mean < 3.5 and mean > mean_points(HAND_POINTS) + 0.8
 
 
 def test_bigger_hands_make_a_lead_worth_less() -> None:
