@@ -155,6 +155,45 @@ def test_bot_base_class_needs_choose() -> None:
         Bot(seed=1).choose(Match("argentino", seed=1).observation(0))
 
 
+def test_a_deal_that_ends_the_hand_early_is_refused_before_a_model_reads_it() -> None:
+    """Regression (argentino 6, an arena run of issue 10): team 1 won an accepted envido with
+    24 over a "son buenas" from a seat nearer the mano; a deal giving that seat 24 hands team
+    0, at 28, the envido and the game, and ``expert``'s policy model was asked to weigh the
+    next truco call in the finished hand (an IndexError that stopped the run)."""
+    from truco.bots.knowledge import Sampler, rebuild_weighted
+    from truco.bots.policy import action_likelihood, shared_policy
+
+    rules = find_variant("argentino", players=6)
+    m = Match(rules, score=(28, 23), mano=4, auto_deal=False, seed=0)
+    m.start_hand(((22, 6, 28), (33, 39, 38), (26, 31, 10), (17, 5, 36), (20, 8, 1), (7, 23, 37)))
+    for action in (44, 44, 47, 40):  # envido, envido, quiero (team 1 wins with 24), truco
+        m.apply(action)
+    obs = m.observation(5)
+    assert obs.score == (28, 27) and not m.hand.over
+    table = shared_policy().table_for(rules)
+    weighed = 0
+
+    def model(hand: Hand, action: int) -> float:
+        nonlocal weighed
+        assert not hand.over, "a move weighed in a finished hand"
+        weighed += 1
+        return action_likelihood(hand, action, table)
+
+    sampler = Sampler(obs)
+    rng = random.Random(1)
+    refused = kept = 0
+    for _ in range(300):
+        try:
+            state, _ = rebuild_weighted(obs, sampler.deal(rng), model)
+        except TrucoError:
+            refused += 1
+            continue
+        kept += 1
+        assert not state.hand.over
+    assert refused > 0 and kept > 0 and weighed > 0
+    assert make_bot("expert", seed=2, iterations=40).choose(obs) in obs.legal_actions
+
+
 def test_sampled_states_reach_the_observed_moment() -> None:
     """Regression: a deal whose envido values would have scored differently is not used.
 

@@ -181,6 +181,11 @@ def rebuild_weighted(
     weight = 1.0
     me = obs.seat
     for move in obs.moves:
+        if match.hand.over:
+            # other values than the statements showed can end the hand early: an accepted
+            # envido that takes a team to the target (a "son buenas" does not say by how much
+            # a seat's value falls short, RULES.md 5.5); no model weighs a move there
+            raise TrucoError("the deal ends the hand before the observed moves do")
         if move.seat == me:
             pass
         elif move.action < 40:
