@@ -37,7 +37,7 @@ def test_an_edge_moves_a_hand_of_bigger_points_less() -> None:
 
 
 def test_the_option_is_checked_and_counts_only_at_team_tables() -> None:
-    with pytest.raises(TrucoError, match="worth must be one of duel, table"):
+    with pytest.raises(TrucoError, match="worth must be one of auto, duel, table"):
         make_bot("expert", worth="match")
     duel = match_after("argentino", ["4c 6o 12b", "7e 6e 3c"], [])
     obs = duel.observation(duel.turn)
@@ -57,3 +57,34 @@ def test_at_a_team_table_it_changes_the_play_and_reproduces() -> None:
     table = moves("table")
     assert table == moves("table")
     assert table != moves("duel")
+
+
+def test_auto_counts_with_the_team_model_only_where_it_was_measured() -> None:
+    # decision 111: argentino 6 (1,000 matches against search); elsewhere the duel's model
+    expert = make_bot("expert", seed=1)
+    assert expert.worth == "auto"  # type: ignore[attr-defined]
+    by_worth = {w: make_bot("expert", seed=1, worth=w) for w in ("duel", "table")}
+    for variant, players, model in (
+        ("argentino", 6, "table"),
+        ("argentino", 4, "duel"),
+        ("argentino", 2, "duel"),
+        ("valenciano", 4, "duel"),
+        ("espanol", 6, "duel"),
+    ):
+        rules = find_variant(variant, players=players)
+        expected = TEAM_HAND_POINTS if model == "table" else HAND_POINTS
+        assert expert.hand_points(rules) == expected  # type: ignore[attr-defined]
+        if players > 2:
+            assert by_worth[model].hand_points(rules) == expected  # type: ignore[attr-defined]
+    duel_rules = find_variant("argentino", players=2)
+    assert by_worth["table"].hand_points(duel_rules) == HAND_POINTS  # type: ignore[attr-defined]
+
+
+def test_the_default_plays_argentino_6_as_worth_table() -> None:
+    rules = find_variant("argentino", players=6)
+
+    def moves(**options: str) -> list[int]:
+        bots: list[Bot] = [make_bot("expert", seed=s, iterations=12, **options) for s in range(6)]
+        return moves_of(bots, rules, 1, limit=60)
+
+    assert moves() == moves(worth="table")
