@@ -47,16 +47,16 @@ def test_the_option_is_checked_and_counts_only_at_team_tables() -> None:
     assert values[0] == values[1]  # two players: the duel's model either way
 
 
+def argentino_6_moves(**options: str) -> list[int]:
+    """The first 60 moves of a seeded argentino 6 match of six ``expert`` seats."""
+    bots: list[Bot] = [make_bot("expert", seed=s, iterations=12, **options) for s in range(6)]
+    return moves_of(bots, find_variant("argentino", players=6), 1, limit=60)
+
+
 def test_at_a_team_table_it_changes_the_play_and_reproduces() -> None:
-    rules = find_variant("argentino", players=6)
-
-    def moves(worth: str) -> list[int]:
-        bots: list[Bot] = [make_bot("expert", seed=s, iterations=12, worth=worth) for s in range(6)]
-        return moves_of(bots, rules, 1, limit=60)
-
-    table = moves("table")
-    assert table == moves("table")
-    assert table != moves("duel")
+    table = argentino_6_moves(worth="table")
+    assert table == argentino_6_moves(worth="table")
+    assert table != argentino_6_moves(worth="duel")
 
 
 def test_auto_counts_with_the_team_model_only_where_it_was_measured() -> None:
@@ -81,10 +81,4 @@ def test_auto_counts_with_the_team_model_only_where_it_was_measured() -> None:
 
 
 def test_the_default_plays_argentino_6_as_worth_table() -> None:
-    rules = find_variant("argentino", players=6)
-
-    def moves(**options: str) -> list[int]:
-        bots: list[Bot] = [make_bot("expert", seed=s, iterations=12, **options) for s in range(6)]
-        return moves_of(bots, rules, 1, limit=60)
-
-    assert moves() == moves(worth="table")
+    assert argentino_6_moves() == argentino_6_moves(worth="table")
