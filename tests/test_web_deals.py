@@ -24,6 +24,7 @@ from truco.match import Match
 from truco.records import dumps, loads
 from truco.referee import replay
 from truco.verify import FAILED, VERIFIED, verify_record
+from truco.web import migrate
 from truco.web.downloads import offered_hands
 from truco.web.store import Store
 
@@ -203,7 +204,11 @@ def test_tables_stored_before_commitments_resume_unchanged(tmp_path: Path) -> No
     secret and go on dealing from their seed, publishing nothing."""
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     store = Store(url)
+    # Back to a database as a version before migrations left it: the baseline's tables, no
+    # record of a migration, and no deal_secret (older still).
+    migrate.downgrade(store.engine, "0001")
     with store.engine.begin() as conn:
+        conn.execute(text("DROP TABLE alembic_version"))
         conn.execute(text("ALTER TABLE truco_tables DROP COLUMN deal_secret"))
         conn.execute(
             text(

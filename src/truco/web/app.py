@@ -25,7 +25,6 @@ import json
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
@@ -41,15 +40,18 @@ from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
-from truco.web import deals, lobby
+from truco.web import account_routes, deals, lobby, queue_routes
+from truco.web.auth import UNSAFE, Auth, same_origin
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
+from truco.web.game_routes import router as game_router
 from truco.web.lease import Elsewhere
 from truco.web.limits import AddressCount, BodyLimit, Window
 from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
 from truco.web.proxy import RELAYED_FOR, relay
 from truco.web.settings import Settings
+from truco.web.static_pages import STATIC, page
 from truco.web.store import Store
 from truco.web.tables import Draining, Incompatible, ServerFull, Table, Tables
 from truco.web.views import table_talk
@@ -57,7 +59,6 @@ from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
 
-STATIC = Path(__file__).parent / "static"
 _ID = re.compile(r"[A-Za-z0-9_-]{6,32}")
 #: Targets offered for each preset (RULES.md 7); the API accepts any the engine accepts.
 TARGETS = {"argentino": (30, 15), "espanol": (30,), "valenciano": (24,)}
@@ -91,6 +92,9 @@ class TableSpec(BaseModel):
     clock: int | None = Field(default=None, ge=0, le=600)
     #: Listed in the lobby while it has a free seat; private tables are link-only.
     public: bool = False
+    #: Whether the game may count for the ratings (it does when every seat is rated too:
+    #: people signed in, bots at a rated level); false: a friendly game (issue 50).
+    rated: bool = True
 
 
 def card_order(deck: tuple[int, ...]) -> list[list[str]]:
@@ -225,6 +229,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer = Writer(store)
         runner = BotRunner(settings.bot_executor, settings.bot_workers, settings.search_concurrency)
         downloads = Downloads()
+        app.state.store = store
+        app.state.auth = Auth(settings, store, writer)
         if settings.redis_url:
             from truco.web.cluster import ClusterTables
 
@@ -253,6 +259,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.state.settings = settings
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -272,7 +279,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def headers(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
-        response = await call_next(request)
+        if request.method in UNSAFE and not same_origin(request, settings):
+            # Another site's page sent it (cross-site request forgery): refused whatever it is.
+            response: Response = refused(403, "cross-site request refused")
+        else:
+            response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -304,9 +315,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if table is None:
             raise HTTPException(404, "no such table")
         return table
-
-    def page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def home() -> FileResponse:
@@ -347,6 +355,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> JSONResponse:
         spec = parse_spec(await request.body())
+        who = await request.app.state.auth.acting(request)
         address = client_address(request)
         if not created.allow(address):
             wait = int(created.retry_after(address)) + 1
@@ -365,6 +374,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 seats=[(s.kind, s.name) for s in spec.seats],
                 clock_seconds=spec.clock,
                 public=spec.public,
+                account=who,
+                rated=spec.rated,
             )
         except (TrucoError, ProtocolError) as e:
             return refused(422, str(e))
@@ -384,6 +395,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "watch": f"{base}/t/{table.id}",
                 # The commitment to the first hand's deal (docs/protocol.md, "deal").
                 "deal": None if table.dealer is None else table_deal(table.dealer),
+                "rated": table.rated,
             },
             status_code=201,
         )
@@ -404,6 +416,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         name = body.get("name")
         if name is not None and not isinstance(name, str):
             raise HTTPException(422, "name: must be a string")
+        who = await request.app.state.auth.acting(request)
         try:
             table = await table_or_404(request, table_id, take=True)
         except Elsewhere as e:  # a cluster: the seat is taken where the table lives
@@ -414,7 +427,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 answer["link"] = f"{base_url(settings, request)}/t/{table_id}#{answer['token']}"
             return JSONResponse(answer, status_code=status)
         try:
-            seat, secret = await lobby.join(registry(request), table, name or None)
+            seat, secret = await lobby.join(registry(request), table, name or None, who)
         except lobby.NoFreeSeat as e:
             return refused(409, str(e))
         except ProtocolError as e:
@@ -439,7 +452,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "winner": table.match.winner,
             "score": list(table.match.score),
             "camas": list(table.match.camas),
-            "seats": [{"name": s.name, "kind": s.kind} for s in table.seats],
+            "seats": [
+                {"name": s.name, "kind": s.kind, "account": s.account_id is not None}
+                for s in table.seats
+            ],
+            "rated": table.rated,
         }
 
     @app.get("/api/tables/{table_id}/game.truco")
@@ -484,6 +501,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await ws.close(1008)
             return
         try:
+            conn.account = await ws.app.state.auth.signed(ws)
             await serve_connection(ws, conn, table_id)
         finally:
             sockets.give_back(address)
@@ -555,5 +573,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await ws.close(conn.close_code)
 
+    app.include_router(game_router())
+    app.include_router(account_routes.router())
+    app.include_router(queue_routes.router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -11,9 +11,12 @@ import asyncio
 import contextlib
 import hashlib
 import time
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from truco.web.limits import Bucket
+
+if TYPE_CHECKING:
+    from truco.web.people import Signed
 
 #: Messages waiting for a browser before it is judged gone.
 MAX_OUTBOX = 100
@@ -51,6 +54,8 @@ class Conn:
         self.rate_burst = rate_burst
         self.hello = False
         self.seat: int | None = None
+        #: The account its session cookie signed in (issue 50), or None for a guest.
+        self.account: Signed | None = None
         self.closed = False
         #: The close code once closed: 1008 (policy) when it fell hopelessly behind.
         self.close_code = 1000

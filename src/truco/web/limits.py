@@ -17,6 +17,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from starlette.requests import HTTPConnection
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -187,3 +189,8 @@ class Window:
         if not events or len(events) < self.cap:
             return 0.0
         return max(0.0, self.seconds - (self.clock() - events[0]))
+
+
+def client_host(conn: HTTPConnection) -> str:
+    """The client's address as the connection's peer gives it."""
+    return conn.client.host if conn.client else "unknown"

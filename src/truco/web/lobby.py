@@ -25,9 +25,11 @@ from sqlalchemy.engine import Connection
 
 from truco.web.connection import hash_token
 from truco.web.protocol import clean_name
-from truco.web.store import SeatData, SeatRow
+from truco.web.schema import SeatRow
+from truco.web.store import SeatData
 
 if TYPE_CHECKING:
+    from truco.web.people import Signed
     from truco.web.tables import Table, Tables
 
 #: Where a table's "public" flag is stored, beside its rule options.
@@ -94,11 +96,13 @@ def listing(tables: Tables) -> list[dict[str, Any]]:
     return out
 
 
-def _set_token(conn: Connection, table_id: str, seat: int, token_hash: str, name: str) -> None:
+def _set_token(
+    conn: Connection, table_id: str, seat: int, token_hash: str, name: str, account: int | None
+) -> None:
     conn.execute(
         update(SeatRow)
         .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-        .values(token_hash=token_hash, name=name)
+        .values(token_hash=token_hash, name=name, account_id=account)
     )
 
 
@@ -106,8 +110,11 @@ class NoFreeSeat(Exception):
     """The table is not public, or has no free seat left."""
 
 
-async def join(tables: Tables, table: Table, name: str | None) -> tuple[int, str]:
-    """Take a free seat of a public table: (its seat, its new secret)."""
+async def join(
+    tables: Tables, table: Table, name: str | None, account: Signed | None = None
+) -> tuple[int, str]:
+    """Take a free seat of a public table: (its seat, its new secret); a signed-in
+    person's ``account`` holds it (issue 50)."""
     if not table.public:
         raise NoFreeSeat("this table is not open to everyone: it takes its invitations only")
     async with table.lock:
@@ -116,12 +123,16 @@ async def join(tables: Tables, table: Table, name: str | None) -> tuple[int, str
             raise NoFreeSeat("this table has no free seat left")
         seat = free[0]
         shown = clean_name(name) if name else f"Invitado {seat + 1}"
+        owner = None
+        if account is not None and not any(s.account_id == account.account_id for s in table.seats):
+            shown, owner = account.name, account.account_id
         secret = secrets.token_urlsafe(18)
         digest = hash_token(secret)
         table_id = table.id
-        await tables.writer.run(lambda c: _set_token(c, table_id, seat, digest, shown))
+        await tables.writer.run(lambda c: _set_token(c, table_id, seat, digest, shown, owner))
         table.seats[seat].token_hash = digest
         table.seats[seat].name = shown
+        table.seats[seat].account_id = owner
         table.arrived.add(seat)  # taken: no longer listed, even before they connect
     table.broadcast()
     return seat, secret
@@ -138,9 +149,15 @@ async def rematch(tables: Tables, table: Table) -> Table:
 
 
 async def _new_rematch(tables: Tables, table: Table) -> Table:
-    stored = [SeatData(s.kind, s.bot, s.name, s.token_hash) for s in table.seats]
+    stored = [SeatData(s.kind, s.bot, s.name, s.token_hash, s.account_id) for s in table.seats]
     new = await tables.open_table(
-        table.rules, table.bot_level, stored, dict(table.options), table.clock.seconds, table.public
+        table.rules,
+        table.bot_level,
+        stored,
+        dict(table.options),
+        table.clock.seconds,
+        table.public,
+        rated=table.rated_requested,
     )
     table.rematch = new.id
     return new

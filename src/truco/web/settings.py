@@ -100,3 +100,18 @@ class Settings:
     advertise_url: str = ""
     #: Seconds a draining node keeps answering ``/readyz`` with "draining" before it exits.
     drain_grace: float = 1.0
+    #: Accounts (issue 50): sign-in attempts one client address may make in a quarter of an
+    #: hour, and attempts at one name from anywhere (then ``429``, the same for a name that
+    #: exists and one that does not); accounts one address may create in an hour.
+    signins_per_address: int = 30
+    signins_per_name: int = 10
+    signups_per_address_per_hour: int = 10
+    #: Days a session cookie lasts.
+    session_days: float = 30.0
+    #: A rating is provisional ("?") while its deviation is above this (tests lower it).
+    provisional_deviation: float = 350.0
+
+    @property
+    def https(self) -> bool:
+        """Whether the site is reached over https (session cookies are ``Secure`` then)."""
+        return bool(self.base_url) and str(self.base_url).lower().startswith("https://")

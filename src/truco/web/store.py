@@ -20,92 +20,28 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    DateTime,
     Engine,
-    ForeignKey,
-    Integer,
-    SmallInteger,
-    String,
-    Text,
     and_,
     create_engine,
     delete,
     event,
     func,
     insert,
-    inspect,
     or_,
     select,
-    text,
     update,
 )
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from truco.web import people
+from truco.web.migrate import upgrade
+from truco.web.ratings import RatedSeat
+from truco.web.schema import ActionRow, SeatRow, TableRow
 from truco.web.settings import SQLITE_SYNCHRONOUS
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class TableRow(Base):
-    __tablename__ = "truco_tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    variant: Mapped[str] = mapped_column(String(32))
-    players: Mapped[int] = mapped_column(SmallInteger)
-    target: Mapped[int] = mapped_column(SmallInteger)
-    #: Rule overrides beyond players and target, as JSON (RULES.md option names).
-    options: Mapped[str] = mapped_column(Text, default="{}")
-    seed: Mapped[int] = mapped_column(BigInteger)
-    bot_level: Mapped[str] = mapped_column(String(32))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: ``playing`` or ``over``.
-    status: Mapped[str] = mapped_column(String(16), default="playing")
-    winner: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
-    #: The engine version that dealt it (a different engine may deal differently).
-    engine: Mapped[str] = mapped_column(String(32))
-    #: The secret its hands' seeds come from (:mod:`truco.web.deals`), 64 hex digits; never
-    #: sent. None for tables stored before issue 16 (they deal from ``seed``).
-    deal_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    #: On a cluster (issue 16): the highest fencing token that wrote to this table. A node
-    #: commits only with a token at least this high (``WHERE fence <= :token``), so a node
-    #: whose lease was taken over (a newer token) can never commit again.
-    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
-
-
-class SeatRow(Base):
-    __tablename__ = "truco_seats"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("truco_tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
-    #: ``human`` or ``bot``.
-    kind: Mapped[str] = mapped_column(String(8))
-    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    name: Mapped[str] = mapped_column(String(64))
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class Fenced(Exception):
     """A write with a fencing token older than the table's: another node owns the table."""
-
-
-class ActionRow(Base):
-    __tablename__ = "truco_actions"
-
-    table_id: Mapped[str] = mapped_column(
-        String(32), ForeignKey("truco_tables.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(SmallInteger)
-    action: Mapped[int] = mapped_column(SmallInteger)
-    #: The action's record token, for people reading the database.
-    token: Mapped[str] = mapped_column(String(16))
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +50,21 @@ class SeatData:
     bot: str | None
     name: str
     token_hash: str | None
+    #: The account a person's seat belongs to (issue 50), None for a guest's or a bot's.
+    account_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What a finished game leaves besides its log (issue 50)."""
+
+    variant: str
+    players: int
+    score: tuple[int, ...]
+    #: Seat -> the hand from which a stand-in bot played that person's seat to the end.
+    left_at_hand: dict[int, int]
+    #: The seats as the ratings see them, or () when the game is not rated.
+    rated: tuple[RatedSeat, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +84,8 @@ class TableData:
     #: (seat, action) in order.
     actions: tuple[tuple[int, int], ...]
     deal_secret: str | None = None
+    #: Whether the table asked to be rated (issue 50).
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,19 +150,7 @@ class Store:
     def __init__(self, url: str, synchronous: str = "FULL") -> None:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url, synchronous)
-        Base.metadata.create_all(self.engine)
-        self._add_columns()
-
-    def _add_columns(self) -> None:
-        """Add the columns newer than a database's tables (``create_all`` adds only tables)."""
-        have = {c["name"] for c in inspect(self.engine).get_columns(TableRow.__tablename__)}
-        with self.engine.begin() as conn:
-            if "deal_secret" not in have:
-                conn.execute(text("ALTER TABLE truco_tables ADD COLUMN deal_secret VARCHAR(64)"))
-            if "fence" not in have:
-                conn.execute(
-                    text("ALTER TABLE truco_tables ADD COLUMN fence BIGINT NOT NULL DEFAULT 0")
-                )
+        upgrade(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -230,6 +171,7 @@ class Store:
         engine: str,
         seats: list[SeatData],
         deal_secret: str | None = None,
+        rated: bool = False,
     ) -> None:
         conn.execute(
             insert(TableRow),
@@ -247,6 +189,7 @@ class Store:
                     "winner": None,
                     "engine": engine,
                     "deal_secret": deal_secret,
+                    "rated": rated,
                 }
             ],
         )
@@ -260,6 +203,7 @@ class Store:
                     "bot": s.bot,
                     "name": s.name,
                     "token_hash": s.token_hash,
+                    "account_id": s.account_id,
                 }
                 for i, s in enumerate(seats)
             ],
@@ -319,14 +263,51 @@ class Store:
         )
 
     @staticmethod
-    def finish(
-        conn: Connection, table_id: str, winner: int | None, fence: int | None = None
+    def claim_seat(
+        conn: Connection,
+        table_id: str,
+        seat: int,
+        account_id: int,
+        name: str,
+        fence: int | None = None,
     ) -> None:
+        """A person's account takes a guest's seat (before the first move), with its name."""
         if fence is not None:
             Store.take_fence(conn, table_id, fence)
         conn.execute(
-            update(TableRow).where(TableRow.id == table_id).values(status="over", winner=winner)
+            update(SeatRow)
+            .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+            .values(account_id=account_id, name=name)
         )
+
+    @staticmethod
+    def finish(
+        conn: Connection,
+        table_id: str,
+        winner: int | None,
+        fence: int | None = None,
+        result: GameResult | None = None,
+    ) -> None:
+        """The game is over: its winner, and (issue 50) its score, who left it, and the
+        ratings it moves, all in the transaction that stores its last action's end."""
+        if fence is not None:
+            Store.take_fence(conn, table_id, fence)
+        values: dict[str, Any] = {"status": "over", "winner": winner}
+        if result is not None:
+            values["finished_at"] = _now()
+            values["score"] = json.dumps(list(result.score))
+            for seat, hand in result.left_at_hand.items():
+                conn.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table_id, SeatRow.seat == seat)
+                    .values(left_at_hand=hand)
+                )
+            if result.rated and winner is not None:
+                people.apply_ratings(
+                    conn, table_id, result.variant, result.players, result.rated, winner
+                )
+                values["rating_applied"] = True
+        conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     # -------------------------------------------------------------- reads
 
@@ -343,12 +324,15 @@ class Store:
                     TableRow.status,
                     TableRow.engine,
                     TableRow.deal_secret,
+                    TableRow.rated,
                 ).where(TableRow.id == table_id)
             ).first()
             if t is None:
                 return None
             seats = conn.execute(
-                select(SeatRow.kind, SeatRow.bot, SeatRow.name, SeatRow.token_hash)
+                select(
+                    SeatRow.kind, SeatRow.bot, SeatRow.name, SeatRow.token_hash, SeatRow.account_id
+                )
                 .where(SeatRow.table_id == table_id)
                 .order_by(SeatRow.seat)
             ).all()
@@ -370,9 +354,10 @@ class Store:
             bot_level=t.bot_level,
             status=t.status,
             engine=t.engine,
-            seats=tuple(SeatData(s.kind, s.bot, s.name, s.token_hash) for s in seats),
+            seats=tuple(SeatData(s.kind, s.bot, s.name, s.token_hash, s.account_id) for s in seats),
             actions=tuple((a.seat, a.action) for a in actions),
             deal_secret=t.deal_secret,
+            rated=bool(t.rated),
         )
 
     def table_ids(self, status: str | None = None) -> list[str]:
@@ -415,6 +400,15 @@ class Store:
             select(TableRow.id)
             .outerjoin(last, last.c.table_id == TableRow.id)
             .where(or_(*rules))
+            # A finished game with a person's account at a seat is their history: kept.
+            .where(
+                or_(
+                    TableRow.status != "over",
+                    TableRow.id.not_in(
+                        select(SeatRow.table_id).where(SeatRow.account_id.is_not(None))
+                    ),
+                )
+            )
             .limit(10_000)
         )
         with self.engine.begin() as conn:

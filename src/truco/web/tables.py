@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import logging
 import secrets
@@ -34,11 +35,12 @@ from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
-from truco.web import clock, deals, lobby, ops, partners, phrases, views
+from truco.web import clock, deals, lobby, ops, partners, phrases, ratings, views
 from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
 from truco.web.limits import Window
+from truco.web.people import Signed, bot_accounts
 from truco.web.protocol import (
     PROTOCOL_VERSION,
     Act,
@@ -56,9 +58,10 @@ from truco.web.protocol import (
     encode,
     error,
 )
+from truco.web.ratings import RatedSeat
 from truco.web.recall import HandStarts
 from truco.web.settings import Settings
-from truco.web.store import ActionData, Fenced, SeatData, Store, TableData
+from truco.web.store import ActionData, Fenced, GameResult, SeatData, Store, TableData
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
@@ -89,6 +92,12 @@ class Seat:
     name: str
     token_hash: str | None
     conns: set[Conn] = field(default_factory=set)
+    #: The person's account that holds the seat (issue 50), or None.
+    account_id: int | None = None
+
+    @staticmethod
+    def of(data: SeatData) -> Seat:
+        return Seat(data.kind, data.bot, data.name, data.token_hash, account_id=data.account_id)
 
 
 class Table:
@@ -105,6 +114,7 @@ class Table:
         options: dict[str, Any],
         deal_secret: str | None = None,
         clock_seconds: int = 0,
+        rated: bool = False,
     ) -> None:
         self.registry = registry
         self.id = table_id
@@ -146,6 +156,10 @@ class Table:
         self.arrived: set[int] = set()
         self.started = sum(1 for s in seats if s.kind == "human") < 2
         self.rematch: str | None = None
+        #: Whether the table asked to be rated (its game is, if every seat is rated too), and
+        #: seat -> the hand from which a stand-in bot has played that person's seat (issue 50).
+        self.rated_requested = rated
+        self.left_at: dict[int, int] = {}
         #: The quick phrases said lately (:mod:`truco.web.phrases`).
         self.talk = phrases.Talk()
         #: The per-move clock and the bots that stand in for people (:mod:`truco.web.clock`).
@@ -207,9 +221,43 @@ class Table:
 
     def _seat_meta(self) -> list[views.SeatMeta]:
         return [
-            views.SeatMeta(s.name, s.kind, s.bot, bool(s.conns) or s.kind == "bot")
+            views.SeatMeta(
+                s.name, s.kind, s.bot, bool(s.conns) or s.kind == "bot", s.account_id is not None
+            )
             for s in self.seats
         ]
+
+    # ------------------------------------------------------------------ ratings (issue 50)
+
+    def rated_seats(self) -> tuple[RatedSeat, ...]:
+        """The seats as the ratings see them, or () when this game is not rated: the table
+        did not ask for it, or some seat is a guest's or a bot's at an unrated level."""
+        if not self.rated_requested:
+            return ()
+        bots = self.registry.bot_accounts
+        out = []
+        for i, s in enumerate(self.seats):
+            account = s.account_id if s.kind == "human" else bots.get(s.bot or "")
+            if account is None:
+                return ()
+            out.append(RatedSeat(account, i % 2, self.left_at.get(i)))
+        return tuple(out)
+
+    @property
+    def rated(self) -> bool:
+        """Whether the game counts for the ratings, as its seats stand now."""
+        return bool(self.rated_seats())
+
+    def game_result(self) -> GameResult:
+        """What the finished game leaves besides its log: score, leavers, ratings."""
+        rated = self.rated_seats()
+        return GameResult(
+            variant=self.rules.name,
+            players=self.rules.players,
+            score=tuple(self.match.score),
+            left_at_hand=dict(self.left_at),
+            rated=rated if not ratings.aborted(rated) else (),
+        )
 
     def state_message(self, seat: int | None, meta: list[views.SeatMeta] | None = None) -> str:
         """The ``state`` message for ``seat``, or for a spectator when ``seat`` is None."""
@@ -229,6 +277,7 @@ class Table:
         view["rematch"] = self.rematch
         view["public"] = self.public
         view["talk"] = self.talk.view()
+        view["rated"] = self.rated
         return encode({"type": "state", "view": view})
 
     def welcome(self, seat: int | None) -> str:
@@ -297,7 +346,7 @@ class Table:
         """One message from ``conn``; a refused one gets an ``error`` and changes nothing."""
         try:
             if isinstance(msg, Hello):
-                self._hello(conn, msg)
+                await self._hello(conn, msg)
             elif not conn.hello:
                 raise ProtocolError("hello_first", "say hello first")
             elif isinstance(msg, Ping):
@@ -319,7 +368,7 @@ class Table:
         except ProtocolError as e:
             conn.send(error(e.code, e.message))
 
-    def _hello(self, conn: Conn, msg: Hello) -> None:
+    async def _hello(self, conn: Conn, msg: Hello) -> None:
         if conn.hello:
             raise ProtocolError("already_hello", "this connection has already said hello")
         seat: int | None = None
@@ -330,6 +379,12 @@ class Table:
                     seat = i
             if seat is None:
                 raise ProtocolError("bad_token", "this link is not a seat of this table")
+            owner = self.seats[seat].account_id
+            if owner is not None and (conn.account is None or conn.account.account_id != owner):
+                raise ProtocolError(
+                    "account_seat",
+                    f"this seat belongs to {self.seats[seat].name}'s account: sign in as them",
+                )
             cap = self.registry.settings.max_connections_per_seat
             if len(self.seats[seat].conns) >= cap:
                 raise ProtocolError(
@@ -351,6 +406,7 @@ class Table:
         if history is not None:
             conn.send(history)
         if seat is not None:
+            await self._claim_seat(conn, seat)
             self.arrived.add(seat)
             if not self.started and all(p in self.arrived for p in self.clock.people):
                 self.started = True  # everyone is here: the game begins
@@ -359,10 +415,41 @@ class Table:
         self.broadcast()
         self.kick_bots()
 
+    async def _claim_seat(self, conn: Conn, seat: int) -> None:
+        """A signed-in person sits at a guest's seat before the game's first move: the seat
+        becomes their account's (its name too). Anyone else, or later, sits as a guest."""
+        who = conn.account
+        if (
+            who is None
+            or self.seats[seat].account_id is not None
+            or self.actions
+            or seat in self.arrived
+            or any(s.account_id == who.account_id for s in self.seats)
+        ):
+            return
+        table_id, name = self.id, who.name
+        async with self.lock:
+            if self.actions or self.seats[seat].account_id is not None:
+                return
+            try:
+                fence = self.registry.fence_of(table_id)
+                await self.registry.writer.run(
+                    lambda c: Store.claim_seat(c, table_id, seat, who.account_id, name, fence)
+                )
+            except Exception as e:
+                log.error("table %s: a seat could not be claimed: %s", self.id, e)
+                if isinstance(e, Fenced):
+                    self.registry.disown(self)
+                return  # they play as a guest
+            self.seats[seat].account_id = who.account_id
+            self.seats[seat].name = name
+
     async def _rename(self, conn: Conn, msg: Rename) -> None:
         if conn.seat is None:
             raise ProtocolError("not_seated", "spectators have no seat to name")
         seat = conn.seat
+        if self.seats[seat].account_id is not None:
+            raise ProtocolError("account_name", "this seat carries its account's name")
         if msg.name == self.seats[seat].name:  # nothing to store; the state says so
             self.broadcast()
             return
@@ -423,8 +510,8 @@ class Table:
             fence = self.registry.fence_of(self.id)
             await writer.append(ActionData(self.id, seq, seat, action, token(action), fence))
             if self.match.over:
-                winner, table_id = self.match.winner, self.id
-                await writer.run(lambda c: Store.finish(c, table_id, winner, fence))
+                winner, table_id, result = self.match.winner, self.id, self.game_result()
+                await writer.run(lambda c: Store.finish(c, table_id, winner, fence, result))
         except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
             log.error("table %s: could not store action %d: %s", self.id, seq, e)
             if isinstance(e, Fenced):  # another node owns it now: this one lets it go
@@ -468,6 +555,11 @@ class Table:
 
     def _stand_in_changed(self) -> None:
         """A seat was handed to a bot or given back: everyone is told, the bots start."""
+        for seat in self.clock.people:
+            if not self.clock.plays(seat):
+                self.left_at.pop(seat, None)
+            elif not self.match.over:
+                self.left_at.setdefault(seat, max(1, len(self.match.hands)))
         self.broadcast()
         self.kick_bots()
 
@@ -616,6 +708,8 @@ class Tables:
         self._tasks: list[asyncio.Task[None]] = []
         self.node = ops.node_id(settings.node_id)
         self.drain = ops.Drain()
+        #: The rated bot levels' accounts (issue 50): level -> account id.
+        self.bot_accounts = bot_accounts(store.engine)
 
     def start(self) -> None:
         """Start the background jobs: unloading idle tables, the bots' watchdog, the purge."""
@@ -690,8 +784,14 @@ class Tables:
         seats: Sequence[tuple[str, str | None]],
         clock_seconds: int | None = None,
         public: bool = False,
+        account: Signed | None = None,
+        rated: bool = True,
+        seat_accounts: Sequence[Signed | None] | None = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new table; ``seats`` holds (kind, name) per seat. Returns it and the seat secrets.
+
+        ``seat_accounts`` (one per seat; used instead of ``account``) ties each person's seat
+        that has one to that account, with its name (matchmaking, issue 50).
 
         Raises :class:`TrucoError` for rules or seats that make no sense.
         """
@@ -721,12 +821,28 @@ class Tables:
         rules = variant_with(variant, settings)
         if len(seats) != rules.players:
             raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
+        if seat_accounts is not None and len(seat_accounts) != len(seats):
+            raise TrucoError(f"seat_accounts: {len(seat_accounts)} for {len(seats)} seats")
         secrets_by_seat: dict[int, str] = {}
         stored: list[SeatData] = []
         for i, (kind, name) in enumerate(seats):
             if kind == "human":
                 secret = secrets.token_urlsafe(18)
                 secrets_by_seat[i] = secret
+                owner = seat_accounts[i] if seat_accounts is not None else None
+                if owner is not None:
+                    seat = SeatData("human", None, owner.name, hash_token(secret))
+                    stored.append(dataclasses.replace(seat, account_id=owner.account_id))
+                    continue
+                if (
+                    seat_accounts is None
+                    and account is not None
+                    and not secrets_by_seat.keys() - {i}
+                ):
+                    # A signed-in creator sits at the first person's seat, as their account.
+                    seat = SeatData("human", None, account.name, hash_token(secret))
+                    stored.append(dataclasses.replace(seat, account_id=account.account_id))
+                    continue
                 shown = clean_name(name) if name else f"Jugador {i + 1}"
                 stored.append(SeatData("human", None, shown, hash_token(secret)))
             elif kind == "bot":
@@ -734,7 +850,9 @@ class Tables:
             else:
                 raise TrucoError(f"seats: seat {i} must be human or bot, not {kind!r}")
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
-        table = await self.open_table(rules, bot_level, stored, overrides, seconds, public)
+        table = await self.open_table(
+            rules, bot_level, stored, overrides, seconds, public, rated=rated
+        )
         return table, secrets_by_seat
 
     async def open_table(
@@ -745,6 +863,7 @@ class Tables:
         options: dict[str, Any],
         clock_seconds: int,
         public: bool,
+        rated: bool = False,
     ) -> Table:
         """A new table, live here (a created one or a rematch): its id, seed and deal secret,
         this node's lease on it (a cluster), its row in the database. ``options`` are the
@@ -773,6 +892,7 @@ class Tables:
                 engine=__version__,
                 seats=stored,
                 deal_secret=deal_secret,
+                rated=rated,
             )
 
         await self.writer.run(insert)
@@ -782,10 +902,11 @@ class Tables:
             rules,
             seed,
             bot_level,
-            [Seat(s.kind, s.bot, s.name, s.token_hash) for s in stored],
+            [Seat.of(s) for s in stored],
             options,
             deal_secret=deal_secret,
             clock_seconds=clock_seconds,
+            rated=rated,
         )
         table.deal_news()  # what the table has committed to so far goes out on hello
         table.public = public
@@ -843,10 +964,14 @@ class Tables:
             rules,
             data.seed,
             data.bot_level,
-            [Seat(s.kind, s.bot, s.name, s.token_hash) for s in data.seats],
+            [
+                Seat(s.kind, s.bot, s.name, s.token_hash, account_id=s.account_id)
+                for s in data.seats
+            ],
             stored,
             deal_secret=data.deal_secret,
             clock_seconds=seconds or 0,
+            rated=data.rated,
         )
         table.public = public
         table.replay(data.actions)

@@ -68,6 +68,8 @@ class SeatMeta:
     kind: str  # "human" or "bot"
     bot: str | None
     connected: bool
+    #: Whether a person's account holds the seat (its name is then a profile's).
+    account: bool = False
 
 
 def public(obs: Observation) -> Observation:
@@ -350,7 +352,14 @@ def state_view(
         "seq": seq,
         "you": None if spectator else obs.seat,
         "seats": [
-            {"name": s.name, "kind": s.kind, "bot": s.bot, "connected": s.connected} for s in seats
+            {
+                "name": s.name,
+                "kind": s.kind,
+                "bot": s.bot,
+                "connected": s.connected,
+                "account": s.account,
+            }
+            for s in seats
         ],
         "spectators": spectators,
         "hand_number": hand_number,

@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import OperationalError
@@ -22,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 from truco.web.store import ActionData, Store
 
 Job = Callable[[Connection], None]
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -67,6 +69,12 @@ class Writer:
     def run(self, job: Job) -> asyncio.Future[None]:
         """Run ``job(connection)`` inside a transaction."""
         return self._submit(job, None)
+
+    async def call(self, job: Callable[[Connection], T]) -> T:
+        """Run ``job(connection)`` inside a transaction; what it returned, once committed."""
+        got: list[T] = []
+        await self.run(lambda conn: got.append(job(conn)))
+        return got[-1]  # (a batch that failed is tried again item by item: the last one)
 
     def close(self) -> None:
         self._queue.put(_STOP)

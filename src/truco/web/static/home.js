@@ -1,5 +1,6 @@
 // Home page: choose a preset, players, target, bot level and who sits where; open the table.
 import { applyStatic, t, toggleLang } from "/static/i18n.js";
+import { jsonHeaders, mountAccount } from "/static/session.js";
 
 const $ = (id) => document.getElementById(id);
 let info = null;
@@ -189,13 +190,14 @@ async function create(event) {
   // The clock: automatic (off against bots alone, 30 s with two people) unless chosen.
   if ($("clock").value !== "") body.clock = Number($("clock").value);
   if ($("public").checked) body.public = true;
+  if (!$("rated").checked) body.rated = false;
   button.disabled = true;
   button.textContent = t("home.creating");
   $("create-error").textContent = "";
   try {
     const response = await fetch("/api/tables", {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: await jsonHeaders(),
       body: JSON.stringify(body),
     });
     const data = await response.json();
@@ -276,7 +278,7 @@ async function joinTable(id, button) {
   try {
     const response = await fetch(`/api/tables/${encodeURIComponent(id)}/join`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: await jsonHeaders(),
       body: JSON.stringify(name ? { name } : {}),
     });
     const data = await response.json();
@@ -308,7 +310,9 @@ async function main() {
   $("lang-btn").addEventListener("click", () => {
     toggleLang();
     render();
+    mountAccount();
   });
+  mountAccount();
   $("players").addEventListener("change", () => {
     choice.players = Number($("players").value);
     render();

@@ -164,6 +164,14 @@ function onError(msg) {
   } else if (msg.code === "no_table") {
     gone = true;
     banner(t("status.no_table"), "warn");
+  } else if (msg.code === "account_seat") {
+    // The seat is an account's: its person signs in, then comes back here.
+    gone = true;
+    banner(t("status.account_seat"), "warn");
+    const link = el("a", "btn-small", t("nav.signin"));
+    link.href = `/account?next=${encodeURIComponent(`/t/${tableId}`)}`;
+    $("banner").append(" ", link);
+    ws.close();
   } else if (msg.code === "illegal") {
     toast(t("error.illegal", { m: msg.message }));
   } else if (["not_your_turn", "stale", "not_started"].includes(msg.code)) {
@@ -418,7 +426,8 @@ function toast(text) {
 function renderChrome() {
   applyStatic();
   if (!rules) return;
-  const title = `${t(`variant.${rules.variant}`)} · ${rules.players} · ${rules.target}`;
+  const kind = view ? ` · ${t(view.rated ? "table.rated" : "table.friendly")}` : "";
+  const title = `${t(`variant.${rules.variant}`)} · ${rules.players} · ${rules.target}${kind}`;
   $("title").textContent = title;
   const myTurn = view && you !== null && view.turn === you && !view.over;
   const name = `Truco ${t(`variant.${rules.variant}`)}`;
@@ -558,7 +567,17 @@ function renderFelt() {
     if (Math.cos(angle) > 0.3) classes.push("right");
     const box = el("div", classes.join(" "));
     box.dataset.seat = String(seat);
-    const name = el("div", "seat-name", info.name);
+    const name = el("div", "seat-name");
+    if (info.account) {
+      // An account's seat: its name is its profile's (opened beside the game).
+      const link = el("a", "", info.name);
+      link.href = `/players/${encodeURIComponent(info.name)}`;
+      link.target = "_blank";
+      link.rel = "noopener";
+      name.append(link);
+    } else {
+      name.textContent = info.name;
+    }
     box.append(name);
     const tags = el("div", "seat-tags");
     if (seat === view.mano) tags.append(el("span", "tag mano", t("seat.mano")));
@@ -1084,6 +1103,8 @@ function maybeOverlay() {
       dl.setAttribute("download", "");
       const again = el("a", "btn-small", t("over.new"));
       again.href = "/";
+      const replay = el("a", "btn-small", t("table.replay"));
+      replay.href = `/games/${encodeURIComponent(tableId)}`;
       const revancha = el("button", "btn-primary rematch-btn", t("over.rematch"));
       revancha.type = "button";
       revancha.addEventListener("click", () => {
@@ -1093,7 +1114,7 @@ function maybeOverlay() {
       const close = el("button", "btn-small continue", t("end.continue"));
       close.type = "button";
       close.addEventListener("click", closeOverlay);
-      const buttons = you === null ? [dl, again, close] : [revancha, dl, again, close];
+      const buttons = you === null ? [dl, replay, again, close] : [revancha, dl, replay, again, close];
       showOverlay(t("over.title"), body, buttons, 0);
     }
     seenFinished = number;

@@ -1,0 +1,230 @@
+"""The routes of accounts, profiles and leaderboards (issue 50).
+
+================================  ==========================================================
+route                             what
+================================  ==========================================================
+``POST /api/accounts``            sign up: ``{"name", "password"}`` -> 201 and a session
+``POST /api/session``             sign in: ``{"name", "password"}`` -> 200 and a session
+``DELETE /api/session``           sign out
+``GET /api/me``                   who is signed in (``name`` null for a guest) and the
+                                  session's CSRF token
+``GET /api/me/export``            everything stored about me, with every finished game's
+                                  record
+``DELETE /api/me``                delete my account (``{"password"}``); games stay
+``GET /api/players/{name}``       a player's ratings, their history and games
+``GET /api/leaderboard``          ``?variant=argentino&players=2``: settled ratings, best first
+``GET /account``, ``/players/{name}``, ``/leaderboard``   their pages
+================================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi.responses import FileResponse, JSONResponse
+
+from truco.variants import PRESETS
+from truco.web import people
+from truco.web.auth import COOKIE, WRONG, Auth
+from truco.web.connection import hash_token
+from truco.web.limits import client_host
+from truco.web.names import check_name, check_password, name_key
+from truco.web.protocol import has_surrogate
+from truco.web.settings import Settings
+from truco.web.static_pages import page
+
+log = logging.getLogger("truco.web")
+
+
+def _auth(request: Request) -> Auth:
+    auth: Auth = request.app.state.auth
+    return auth
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, or 400 saying what is wrong with it."""
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except (ValueError, RecursionError):
+        raise HTTPException(400, "the body must be a JSON object in UTF-8") from None
+    if not isinstance(data, dict) or has_surrogate(data):
+        raise HTTPException(400, "the body must be a JSON object in UTF-8")
+    return data
+
+
+def _text(data: dict[str, Any], field: str, longest: int = 512) -> str:
+    value = data.get(field)
+    if not isinstance(value, str) or not value:
+        raise HTTPException(422, f"{field}: a non-empty string is required")
+    if len(value) > longest:
+        raise HTTPException(422, f"{field}: at most {longest} characters")
+    return value
+
+
+def _variant(variant: str, players: int) -> None:
+    preset = PRESETS.get(variant)
+    if preset is None:
+        raise HTTPException(422, f"variant: one of {', '.join(PRESETS)}")
+    if players not in preset.player_counts:
+        counts = ", ".join(str(n) for n in preset.player_counts)
+        raise HTTPException(422, f"players: {variant} is played by {counts}")
+
+
+def router() -> APIRouter:
+    r = APIRouter()
+
+    @r.post("/api/accounts", status_code=201)
+    async def sign_up(request: Request) -> JSONResponse:
+        auth = _auth(request)
+        data = await _body(request)
+        try:
+            name = check_name(_text(data, "name", 64))
+            password = _text(data, "password")
+            check_password(password, name)
+        except ValueError as e:
+            raise HTTPException(422, str(e)) from None
+        address = client_host(request)
+        if not auth.signups.allow(address):
+            wait = int(auth.signups.retry_after(address)) + 1
+            raise HTTPException(
+                429,
+                f"at most {auth.signups.cap} accounts an hour from one address; try in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+        hashed = await auth.hash(password)
+        key = name_key(name)
+        try:
+            account_id = await auth.writer.call(
+                lambda c: people.create_account(c, name, key, hashed)
+            )
+        except people.NameTaken:
+            raise HTTPException(409, "that name is taken") from None
+        token, csrf = await auth.open_session(account_id)
+        response = JSONResponse({"name": name, "csrf": csrf}, status_code=201)
+        auth.set_cookie(response, token)
+        log.info("account %d created", account_id)
+        return response
+
+    @r.post("/api/session")
+    async def sign_in(request: Request) -> JSONResponse:
+        auth = _auth(request)
+        data = await _body(request)
+        name = _text(data, "name", 64)
+        password = _text(data, "password")
+        auth.throttle(client_host(request), name)
+        found = await auth.check(name, password)
+        if found is None:
+            raise HTTPException(401, WRONG)
+        account_id, shown = found
+        token, csrf = await auth.open_session(account_id)
+        response = JSONResponse({"name": shown, "csrf": csrf})
+        auth.set_cookie(response, token)
+        return response
+
+    @r.delete("/api/session", status_code=204)
+    async def sign_out(request: Request) -> Response:
+        auth = _auth(request)
+        who = await auth.acting(request)
+        response = Response(status_code=204)
+        if who is not None:
+            digest = hash_token(request.cookies.get(COOKIE, ""))
+            await auth.writer.run(lambda c: people.end_session(c, digest))
+        auth.clear_cookie(response)
+        return response
+
+    @r.get("/api/me")
+    async def me(request: Request) -> dict[str, Any]:
+        who = await _auth(request).signed(request)
+        if who is None:
+            return {"name": None, "csrf": None}
+        return {"name": who.name, "csrf": who.csrf}
+
+    @r.get("/api/me/export")
+    async def export(request: Request) -> JSONResponse:
+        auth = _auth(request)
+        who = await auth.signed(request)
+        if who is None:
+            raise HTTPException(401, "sign in first")
+        data = await asyncio.to_thread(people.export, auth.store.engine, who.account_id)
+        data["records"] = await _records(request, data["games"])
+        return JSONResponse(
+            data,
+            headers={"Content-Disposition": f'attachment; filename="truco-{who.name}.json"'},
+        )
+
+    @r.delete("/api/me", status_code=204)
+    async def delete_me(request: Request) -> Response:
+        auth = _auth(request)
+        who = await auth.required(request)
+        data = await _body(request)
+        password = _text(data, "password")
+        auth.throttle(client_host(request), who.name)
+        if await auth.check(who.name, password) is None:
+            raise HTTPException(401, WRONG)
+        await auth.writer.run(lambda c: people.delete_account(c, who.account_id))
+        log.info("account %d deleted", who.account_id)
+        response = Response(status_code=204)
+        auth.clear_cookie(response)
+        return response
+
+    @r.get("/api/players/{name}")
+    async def player(name: str, request: Request) -> dict[str, Any]:
+        if len(name) > 64:
+            raise HTTPException(404, "no such player")
+        threshold = _settings(request).provisional_deviation
+        engine = _auth(request).store.engine
+        found = await asyncio.to_thread(people.profile, engine, name_key(name), threshold)
+        if found is None:
+            raise HTTPException(404, "no such player")
+        return found
+
+    @r.get("/api/leaderboard")
+    async def leaderboard(
+        request: Request, variant: str = "argentino", players: int = 2
+    ) -> list[dict[str, Any]]:
+        _variant(variant, players)
+        threshold = _settings(request).provisional_deviation
+        engine = _auth(request).store.engine
+        return await asyncio.to_thread(people.leaderboard, engine, variant, players, threshold)
+
+    @r.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return page("account.html")
+
+    @r.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        return page("player.html")
+
+    @r.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return page("leaderboard.html")
+
+    return r
+
+
+async def _records(request: Request, games: list[dict[str, Any]]) -> dict[str, str]:
+    """The record of each finished game among ``games`` (a game in play is left out: its
+    record would show cards nobody has seen yet)."""
+    tables = request.app.state.tables
+    downloads = request.app.state.downloads
+    out: dict[str, str] = {}
+    for game in games:
+        if game["result"] == "playing":
+            continue
+        try:
+            table = await tables.view(game["id"])
+        except Exception as e:
+            log.error("export: game %s could not be loaded: %s", game["id"], type(e).__name__)
+            continue
+        if table is not None and table.match.over:
+            out[game["id"]] = await downloads.record(table, 0)
+    return out
