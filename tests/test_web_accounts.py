@@ -355,3 +355,24 @@ def test_delete_account_keeps_the_games_under_deleted_player(server: LiveServer)
         ).status_code
         == 201
     )
+
+
+def test_a_name_in_any_script_works_everywhere(server: LiveServer) -> None:
+    name = "Ñandú_日本" + next(_names)[-3:]
+    who = Person(server, name)
+    assert who.name == name
+    prof = httpx.get(f"{server.http}/api/players/{name}")
+    assert prof.status_code == 200 and prof.json()["name"] == name
+    assert who.http.get("/api/me/export").status_code == 200
+    table = who.create("argentino", ["human", "bot"], target=15)
+    info = httpx.get(f"{server.http}/api/tables/{table['id']}").json()
+    assert info["seats"][0] == {"name": name, "kind": "human", "account": True}
+
+
+def test_a_game_in_play_is_listed_to_its_player_only(server: LiveServer) -> None:
+    ana = person(server)
+    table = ana.create("argentino", ["human", "bot"], target=30)
+    mine = ana.http.get(f"/api/players/{ana.name}").json()["games"]
+    assert [(g["id"], g["result"]) for g in mine] == [(table["id"], "playing")]
+    theirs = httpx.get(f"{server.http}/api/players/{ana.name}").json()["games"]
+    assert theirs == []  # its id would let anyone watch a table Ana keeps private

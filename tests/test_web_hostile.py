@@ -30,9 +30,9 @@ from web_helpers import Client, LiveServer, choose, joined, postgres_cluster
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from truco.web.app import CSP
 from truco.web.bots import BotRunner
 from truco.web.connection import MAX_OUTBOX, Conn
+from truco.web.guard import CSP
 from truco.web.store import Store
 
 CAPS = {

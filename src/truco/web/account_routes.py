@@ -31,11 +31,13 @@ from truco.variants import PRESETS
 from truco.web import people
 from truco.web.auth import COOKIE, WRONG, Auth
 from truco.web.connection import hash_token
+from truco.web.fresh import Fresh
 from truco.web.limits import client_host
 from truco.web.names import check_name, check_password, name_key
 from truco.web.protocol import has_surrogate
 from truco.web.settings import Settings
 from truco.web.static_pages import page
+from truco.web.tables import Tables
 
 log = logging.getLogger("truco.web")
 
@@ -43,6 +45,15 @@ log = logging.getLogger("truco.web")
 def _auth(request: Request) -> Auth:
     auth: Auth = request.app.state.auth
     return auth
+
+
+def _tables(request: Request) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _settings(request: Request) -> Settings:
@@ -138,6 +149,7 @@ def router() -> APIRouter:
         if who is not None:
             digest = hash_token(request.cookies.get(COOKIE, ""))
             await auth.writer.run(lambda c: people.end_session(c, digest))
+            auth.forget_session(digest)
         auth.clear_cookie(response)
         return response
 
@@ -158,7 +170,8 @@ def router() -> APIRouter:
         data["records"] = await _records(request, data["games"])
         return JSONResponse(
             data,
-            headers={"Content-Disposition": f'attachment; filename="truco-{who.name}.json"'},
+            # (an ASCII file name: a name of any script cannot go in a header as it is)
+            headers={"Content-Disposition": 'attachment; filename="truco-account.json"'},
         )
 
     @r.delete("/api/me", status_code=204)
@@ -171,30 +184,52 @@ def router() -> APIRouter:
         if await auth.check(who.name, password) is None:
             raise HTTPException(401, WRONG)
         await auth.writer.run(lambda c: people.delete_account(c, who.account_id))
+        auth.forget_account(who.account_id)
+        _tables(request).generation += 1
         log.info("account %d deleted", who.account_id)
         response = Response(status_code=204)
         auth.clear_cookie(response)
         return response
 
+    profiles = Fresh(ttl=2.0)
+    boards = Fresh(ttl=2.0, size=64)
+
     @r.get("/api/players/{name}")
-    async def player(name: str, request: Request) -> dict[str, Any]:
+    async def player(name: str, request: Request) -> Response:
         if len(name) > 64:
             raise HTTPException(404, "no such player")
-        threshold = _settings(request).provisional_deviation
-        engine = _auth(request).store.engine
-        found = await asyncio.to_thread(people.profile, engine, name_key(name), threshold)
-        if found is None:
-            raise HTTPException(404, "no such player")
-        return found
+        key, generation = name_key(name), _tables(request).generation
+        who = await _auth(request).signed(request)
+        # A game still being played is listed to its player only: its id lets anyone watch
+        # it, and a private table is watched by invitation.
+        own = who is not None and name_key(who.name) == key
+        body = profiles.get((key, own), generation)
+        if body is None:
+            threshold = _settings(request).provisional_deviation
+            engine = _auth(request).store.engine
+            found = await asyncio.to_thread(people.profile, engine, key, threshold)
+            if found is None:
+                raise HTTPException(404, "no such player")
+            if not own:
+                found["games"] = [g for g in found["games"] if g["result"] != "playing"]
+            body = _json(found)
+            profiles.put((key, own), generation, body)
+        return Response(body, media_type="application/json")
 
     @r.get("/api/leaderboard")
     async def leaderboard(
         request: Request, variant: str = "argentino", players: int = 2
-    ) -> list[dict[str, Any]]:
+    ) -> Response:
         _variant(variant, players)
-        threshold = _settings(request).provisional_deviation
-        engine = _auth(request).store.engine
-        return await asyncio.to_thread(people.leaderboard, engine, variant, players, threshold)
+        key, generation = (variant, players), _tables(request).generation
+        body = boards.get(key, generation)
+        if body is None:
+            threshold = _settings(request).provisional_deviation
+            engine = _auth(request).store.engine
+            rows = await asyncio.to_thread(people.leaderboard, engine, variant, players, threshold)
+            body = _json(rows)
+            boards.put(key, generation, body)
+        return Response(body, media_type="application/json")
 
     @r.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:

@@ -24,7 +24,7 @@ import contextlib
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, Response, WebSocket
@@ -41,11 +41,12 @@ from truco.errors import TrucoError
 from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
 from truco.web import account_routes, deals, lobby, queue_routes
-from truco.web.auth import UNSAFE, Auth, same_origin
+from truco.web.auth import Auth
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
 from truco.web.game_routes import router as game_router
+from truco.web.guard import Guard
 from truco.web.lease import Elsewhere
 from truco.web.limits import AddressCount, BodyLimit, Window
 from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
@@ -62,11 +63,6 @@ log = logging.getLogger("truco.web")
 _ID = re.compile(r"[A-Za-z0-9_-]{6,32}")
 #: Targets offered for each preset (RULES.md 7); the API accepts any the engine accepts.
 TARGETS = {"argentino": (30, 15), "espanol": (30,), "valenciano": (24,)}
-
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
 
 
 #: Longest text in a rule option's name or value (the longest RULES.md names are far shorter).
@@ -230,7 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runner = BotRunner(settings.bot_executor, settings.bot_workers, settings.search_concurrency)
         downloads = Downloads()
         app.state.store = store
-        app.state.auth = Auth(settings, store, writer)
+        app.state.auth = auth = Auth(settings, store, writer)
         if settings.redis_url:
             from truco.web.cluster import ClusterTables
 
@@ -247,6 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await asyncio.to_thread(runner.close)
             await asyncio.to_thread(writer.close)
             downloads.close()
+            auth.close()
             store.close()
 
     app = FastAPI(
@@ -259,6 +256,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(Guard, settings=settings)
     app.state.settings = settings
 
     @app.exception_handler(RequestValidationError)
@@ -274,20 +272,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     created = Window(settings.tables_per_address_per_hour, 3600.0)
     sockets = AddressCount(settings.address_rate_per_s, 2 * settings.address_rate_per_s)
-
-    @app.middleware("http")
-    async def headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        if request.method in UNSAFE and not same_origin(request, settings):
-            # Another site's page sent it (cross-site request forgery): refused whatever it is.
-            response: Response = refused(403, "cross-site request refused")
-        else:
-            response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
-        return response
 
     def registry(request: Request | WebSocket) -> Tables:
         tables: Tables = request.app.state.tables

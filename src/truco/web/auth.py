@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import os
 import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from typing import Final
+from typing import Final, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -34,11 +39,17 @@ from truco.web.settings import Settings
 from truco.web.store import Store
 from truco.web.writer import Writer
 
+T = TypeVar("T")
+
 COOKIE: Final = "truco_session"
 CSRF_HEADER: Final = "X-CSRF-Token"
 UNSAFE: Final = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: The answer to a failed sign-in, whatever failed (no such name, wrong password).
 WRONG: Final = "wrong name or password"
+#: Seconds a session looked up is trusted without asking the database again, and how many
+#: are kept.
+SESSION_TTL: Final = 10.0
+MAX_SESSIONS_KEPT: Final = 20_000
 
 
 def hasher() -> PasswordHasher:
@@ -68,11 +79,21 @@ class Auth:
         self.store = store
         self.writer = writer
         self.hasher = hasher()
+        #: Argon2 runs in threads of its own (it releases the GIL), as many as the cores, so
+        #: a burst of sign-ins queues here and never holds up the reads of other requests in
+        #: the event loop's default pool.
+        self._hashing = ThreadPoolExecutor(
+            max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="truco-argon2"
+        )
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
         quarter = 900.0
         self.by_address = Window(settings.signins_per_address, quarter)
         self.by_name = Window(settings.signins_per_name, quarter)
         self.signups = Window(settings.signups_per_address_per_hour, 3600.0)
+        #: Sessions looked up lately: cookie hash -> (until when, who), so that a page's
+        #: requests do not each ask the database. A session ended here is forgotten at
+        #: once; one ended on another node of a cluster lasts here :data:`SESSION_TTL` more.
+        self._sessions: OrderedDict[str, tuple[float, people.Signed | None]] = OrderedDict()
 
     # ------------------------------------------------------------------ passwords
 
@@ -82,19 +103,30 @@ class Auth:
         except (VerificationError, InvalidHashError):
             return False
 
+    async def _hashed(self, job: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._hashing, job)
+
     async def hash(self, password: str) -> str:
-        return await asyncio.to_thread(self.hasher.hash, password)
+        return await self._hashed(lambda: self.hasher.hash(password))
+
+    def close(self) -> None:
+        self._hashing.shutdown(wait=False, cancel_futures=True)
+
+    def _check(self, key: str, password: str) -> tuple[int, str, str] | None:
+        """(id, name, stored hash) if ``password`` is the account's: the look-up and the
+        hash in one job of the hashing threads (the same work whether the name exists)."""
+        found = people.credentials(self.store.engine, key)
+        stored = None if found is None else found[2]
+        return found if self._verify(stored, password) else None
 
     async def check(self, name: str, password: str) -> tuple[int, str] | None:
-        """(account id, name) if ``password`` is that account's; the same work either way."""
+        """(account id, name) if ``password`` is that account's."""
         key = name_key(name)
-        found = await asyncio.to_thread(people.credentials, self.store.engine, key)
-        stored = None if found is None else found[2]
-        ok = await asyncio.to_thread(self._verify, stored, password)
-        if not ok or found is None:
+        found = await self._hashed(lambda: self._check(key, password))
+        if found is None:
             return None
-        account_id, shown, _ = found
-        if self.hasher.check_needs_rehash(found[2]):
+        account_id, shown, stored = found
+        if self.hasher.check_needs_rehash(stored):
             rehashed = await self.hash(password)
             await self.writer.run(lambda c: people.set_password_hash(c, account_id, rehashed))
         return account_id, shown
@@ -143,7 +175,25 @@ class Auth:
         token = conn.cookies.get(COOKIE)
         if not token or len(token) > 128 or not same_origin(conn, self.settings):
             return None
-        return await asyncio.to_thread(people.session, self.store.engine, hash_token(token))
+        digest = hash_token(token)
+        now = time.monotonic()
+        hit = self._sessions.get(digest)
+        if hit is not None and hit[0] > now:
+            return hit[1]
+        who = await asyncio.to_thread(people.session, self.store.engine, digest)
+        self._sessions[digest] = (now + SESSION_TTL, who)
+        self._sessions.move_to_end(digest)
+        while len(self._sessions) > MAX_SESSIONS_KEPT:
+            self._sessions.popitem(last=False)
+        return who
+
+    def forget_session(self, digest: str) -> None:
+        self._sessions.pop(digest, None)
+
+    def forget_account(self, account_id: int) -> None:
+        for digest, (_, who) in list(self._sessions.items()):
+            if who is not None and who.account_id == account_id:
+                del self._sessions[digest]
 
     async def acting(self, request: Request) -> people.Signed | None:
         """Who a state-changing request acts for: its session, which must then carry its

@@ -134,6 +134,25 @@ CAPS = (
         float,
         "hours an unfinished table is kept after its last action (0: forever)",
     ),
+    (
+        "--signins-per-address",
+        "signins_per_address",
+        int,
+        "sign-in attempts a client address may make in 15 minutes",
+    ),
+    ("--signins-per-name", "signins_per_name", int, "sign-in attempts at one name in 15 minutes"),
+    (
+        "--signups-per-hour",
+        "signups_per_address_per_hour",
+        int,
+        "accounts a client address may create an hour",
+    ),
+    (
+        "--provisional-deviation",
+        "provisional_deviation",
+        float,
+        'a rating is provisional ("?") while its deviation is above this',
+    ),
 )
 
 

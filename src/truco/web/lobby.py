@@ -133,6 +133,7 @@ async def join(
         table.seats[seat].token_hash = digest
         table.seats[seat].name = shown
         table.seats[seat].account_id = owner
+        tables.generation += 1
         table.arrived.add(seat)  # taken: no longer listed, even before they connect
     table.broadcast()
     return seat, secret

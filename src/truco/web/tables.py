@@ -443,6 +443,7 @@ class Table:
                 return  # they play as a guest
             self.seats[seat].account_id = who.account_id
             self.seats[seat].name = name
+            self.registry.generation += 1
 
     async def _rename(self, conn: Conn, msg: Rename) -> None:
         if conn.seat is None:
@@ -526,6 +527,8 @@ class Table:
         finally:
             self._storing = False
             self.broadcast()
+        if self.match.over:
+            self.registry.generation += 1
         self.hand_starts.note(self.match)  # (once stored: a failed store rebuilds them)
         self.clock.moved()
         self.last_active = time.monotonic()
@@ -710,6 +713,10 @@ class Tables:
         self.drain = ops.Drain()
         #: The rated bot levels' accounts (issue 50): level -> account id.
         self.bot_accounts = bot_accounts(store.engine)
+        #: Grows whenever this node changes what a profile or a leaderboard shows (a game
+        #: with an account begun, claimed or finished, an account deleted): cached pages of
+        #: an older generation are built again (:mod:`truco.web.fresh`).
+        self.generation = 0
 
     def start(self) -> None:
         """Start the background jobs: unloading idle tables, the bots' watchdog, the purge."""
@@ -910,6 +917,7 @@ class Tables:
         )
         table.deal_news()  # what the table has committed to so far goes out on hello
         table.public = public
+        self.generation += 1
         self._room()
         self.live[table_id] = table
         table.kick_bots()

@@ -3,6 +3,7 @@
 // decides no rule, it only shows position `at` of hand `hand` and the words it was sent.
 import { cardEl } from "/static/cards.js";
 import { applyStatic, callWord, isSena, lang, senaFace, t, toggleLang } from "/static/i18n.js";
+import { mountAccount } from "/static/session.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -306,9 +307,11 @@ function onKey(event) {
 
 function main() {
   applyStatic();
+  mountAccount();
   $("lang-btn").addEventListener("click", () => {
     toggleLang();
     applyStatic();
+    mountAccount();
     load();
   });
   $("first").addEventListener("click", () => go(hand, 0));

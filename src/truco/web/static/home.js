@@ -1,6 +1,6 @@
 // Home page: choose a preset, players, target, bot level and who sits where; open the table.
 import { applyStatic, t, toggleLang } from "/static/i18n.js";
-import { jsonHeaders, mountAccount } from "/static/session.js";
+import { jsonHeaders, me, mountAccount, profileHref } from "/static/session.js";
 
 const $ = (id) => document.getElementById(id);
 let info = null;
@@ -143,6 +143,19 @@ function renderSeats() {
 function renderMine() {
   const list = $("my-tables");
   list.replaceChildren();
+  me().then((who) => {
+    // Signed in: every game, with its result, is on the profile (this list is this browser's).
+    const box = list.parentElement;
+    box.querySelector(".profile-games")?.remove();
+    if (!who.name) return;
+    const p = document.createElement("p");
+    p.className = "profile-games";
+    const a = document.createElement("a");
+    a.href = profileHref(who.name);
+    a.textContent = t("home.all_games");
+    p.append(a);
+    box.append(p);
+  });
   const mine = load("truco:tables", []);
   if (!mine.length) {
     const li = document.createElement("li");
