@@ -30,11 +30,11 @@ from fastapi.responses import FileResponse, JSONResponse
 from truco.variants import PRESETS
 from truco.web import people
 from truco.web.auth import COOKIE, WRONG, Auth
+from truco.web.bodies import json_object, text_field
 from truco.web.connection import hash_token
 from truco.web.fresh import Fresh
 from truco.web.limits import client_host
 from truco.web.names import check_name, check_password, name_key
-from truco.web.protocol import has_surrogate
 from truco.web.settings import Settings
 from truco.web.static_pages import page
 from truco.web.tables import Tables
@@ -61,26 +61,6 @@ def _settings(request: Request) -> Settings:
     return settings
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, or 400 saying what is wrong with it."""
-    try:
-        data = json.loads(await request.body() or b"{}")
-    except (ValueError, RecursionError):
-        raise HTTPException(400, "the body must be a JSON object in UTF-8") from None
-    if not isinstance(data, dict) or has_surrogate(data):
-        raise HTTPException(400, "the body must be a JSON object in UTF-8")
-    return data
-
-
-def _text(data: dict[str, Any], field: str, longest: int = 512) -> str:
-    value = data.get(field)
-    if not isinstance(value, str) or not value:
-        raise HTTPException(422, f"{field}: a non-empty string is required")
-    if len(value) > longest:
-        raise HTTPException(422, f"{field}: at most {longest} characters")
-    return value
-
-
 def _variant(variant: str, players: int) -> None:
     preset = PRESETS.get(variant)
     if preset is None:
@@ -96,10 +76,10 @@ def router() -> APIRouter:
     @r.post("/api/accounts", status_code=201)
     async def sign_up(request: Request) -> JSONResponse:
         auth = _auth(request)
-        data = await _body(request)
+        data = await json_object(request)
         try:
-            name = check_name(_text(data, "name", 64))
-            password = _text(data, "password")
+            name = check_name(text_field(data, "name", 64))
+            password = text_field(data, "password")
             check_password(password, name)
         except ValueError as e:
             raise HTTPException(422, str(e)) from None
@@ -128,9 +108,9 @@ def router() -> APIRouter:
     @r.post("/api/session")
     async def sign_in(request: Request) -> JSONResponse:
         auth = _auth(request)
-        data = await _body(request)
-        name = _text(data, "name", 64)
-        password = _text(data, "password")
+        data = await json_object(request)
+        name = text_field(data, "name", 64)
+        password = text_field(data, "password")
         auth.throttle(client_host(request), name)
         found = await auth.check(name, password)
         if found is None:
@@ -178,8 +158,8 @@ def router() -> APIRouter:
     async def delete_me(request: Request) -> Response:
         auth = _auth(request)
         who = await auth.required(request)
-        data = await _body(request)
-        password = _text(data, "password")
+        data = await json_object(request)
+        password = text_field(data, "password")
         auth.throttle(client_host(request), who.name)
         if await auth.check(who.name, password) is None:
             raise HTTPException(401, WRONG)
@@ -233,15 +213,15 @@ def router() -> APIRouter:
 
     @r.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:
-        return page("account.html")
+        return page("people.html")
 
     @r.get("/players/{name}", include_in_schema=False)
     async def player_page(name: str) -> FileResponse:
-        return page("player.html")
+        return page("people.html")
 
     @r.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page() -> FileResponse:
-        return page("leaderboard.html")
+        return page("people.html")
 
     return r
 

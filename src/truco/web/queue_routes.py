@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -33,10 +32,11 @@ from sqlalchemy.engine import Engine
 from truco.errors import TrucoError
 from truco.variants import PRESETS
 from truco.web import people
+from truco.web.bodies import json_object, text_field, whole_field
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS
 from truco.web.limits import Window, client_host
 from truco.web.matchmaking import MAX_WAIT, Entry, Formed, Matchmaker, QueueFull, Seated
-from truco.web.protocol import ProtocolError, clean_name, has_surrogate
+from truco.web.protocol import ProtocolError, clean_name
 from truco.web.settings import Settings
 from truco.web.tables import Tables
 
@@ -131,46 +131,19 @@ def _mu(engine: Engine, account_id: int, variant: str, players: int) -> float:
         return people.skills(conn, [account_id], variant, players)[account_id].mu
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, or 400 saying what is wrong with it."""
-    try:
-        data = json.loads(await request.body() or b"{}")
-    except (ValueError, RecursionError):
-        raise HTTPException(400, "the body must be a JSON object in UTF-8") from None
-    if not isinstance(data, dict) or has_surrogate(data):
-        raise HTTPException(400, "the body must be a JSON object in UTF-8")
-    return data
-
-
-def _text(data: dict[str, Any], field: str, longest: int = 512) -> str:
-    value = data.get(field)
-    if not isinstance(value, str) or not value:
-        raise HTTPException(422, f"{field}: a non-empty string is required")
-    if len(value) > longest:
-        raise HTTPException(422, f"{field}: at most {longest} characters")
-    return value
-
-
-def _int(data: dict[str, Any], field: str) -> int:
-    value = data.get(field)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise HTTPException(422, f"{field}: a whole number is required")
-    return value
-
-
 def _wait(data: dict[str, Any]) -> int | None:
     if "wait" not in data:
         return DEFAULT_WAIT
     if data["wait"] is None:
         return None
-    wait = _int(data, "wait")
+    wait = whole_field(data, "wait")
     if not 0 <= wait <= MAX_WAIT:
         raise HTTPException(422, f"wait: 0 to {MAX_WAIT} seconds, or null (only people)")
     return wait
 
 
 def _ticket(data: dict[str, Any]) -> str:
-    return _text(data, "ticket", 64)
+    return text_field(data, "ticket", 64)
 
 
 def _waiting(m: Matchmaker, entry: Entry, now: float) -> dict[str, Any]:
@@ -211,9 +184,9 @@ def router() -> APIRouter:
 
     @r.post("/api/queue", status_code=201)
     async def join(request: Request) -> JSONResponse:
-        data = await _body(request)
-        variant = _text(data, "variant", 32)
-        players = _int(data, "players")
+        data = await json_object(request)
+        variant = text_field(data, "variant", 32)
+        players = whole_field(data, "players")
         preset = PRESETS.get(variant)
         if preset is None:
             raise HTTPException(422, f"variant: one of {', '.join(PRESETS)}")
@@ -271,7 +244,7 @@ def router() -> APIRouter:
 
     @r.post("/api/queue/status")
     async def status(request: Request) -> dict[str, Any]:
-        data = await _body(request)
+        data = await json_object(request)
         ticket = _ticket(data)
         m = _matching(request).matchmaker
         now = time.monotonic()
@@ -287,7 +260,7 @@ def router() -> APIRouter:
 
     @r.post("/api/queue/leave", status_code=204)
     async def leave(request: Request) -> Response:
-        data = await _body(request)
+        data = await json_object(request)
         if not _matching(request).matchmaker.leave(_ticket(data)):
             raise HTTPException(404, "no such ticket")
         return Response(status_code=204)
