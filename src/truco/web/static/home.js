@@ -326,6 +326,10 @@ async function main() {
     mountAccount();
   });
   mountAccount();
+  me().then((who) => {
+    // Signed in, a person sits as their account: no name to choose.
+    if (who.name) document.querySelector("label.name").classList.add("hidden");
+  });
   $("players").addEventListener("change", () => {
     choice.players = Number($("players").value);
     render();
