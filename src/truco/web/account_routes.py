@@ -171,8 +171,8 @@ def router() -> APIRouter:
         auth.clear_cookie(response)
         return response
 
-    profiles = Fresh(ttl=2.0)
-    boards = Fresh(ttl=2.0, size=64)
+    profiles = Fresh(ttl=10.0)
+    boards = Fresh(ttl=10.0, size=64)
 
     @r.get("/api/players/{name}")
     async def player(name: str, request: Request) -> Response:
