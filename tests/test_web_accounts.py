@@ -376,3 +376,26 @@ def test_a_game_in_play_is_listed_to_its_player_only(server: LiveServer) -> None
     assert [(g["id"], g["result"]) for g in mine] == [(table["id"], "playing")]
     theirs = httpx.get(f"{server.http}/api/players/{ana.name}").json()["games"]
     assert theirs == []  # its id would let anyone watch a table Ana keeps private
+
+
+def test_the_session_cookie_is_secure_behind_https(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'https.sqlite3'}"
+    with LiveServer(url, base_url="https://truco.example.org") as live:
+        r = httpx.post(
+            f"{live.http}/api/accounts", json={"name": "Segura", "password": "long-enough"}
+        )
+        assert r.status_code == 201
+        header = r.headers["set-cookie"].lower()
+        assert "secure" in header and "httponly" in header and "samesite=lax" in header
+        # Behind https a page of this site sends that origin; another is refused.
+        body = {"name": "Otra", "password": "long-enough"}
+        ok = httpx.post(
+            f"{live.http}/api/accounts", json=body, headers={"Origin": "https://truco.example.org"}
+        )
+        assert ok.status_code == 201
+        bad = httpx.post(
+            f"{live.http}/api/accounts",
+            json={**body, "name": "Tercera"},
+            headers={"Origin": "http://truco.example.org"},
+        )
+        assert bad.status_code == 403

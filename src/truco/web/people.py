@@ -195,7 +195,14 @@ def apply_ratings(
     winner: int,
 ) -> dict[int, Skill]:
     """Rate a finished game in the caller's transaction: the accounts' new skills, stored
-    with a history row each. Runs once per game (the caller marks the table)."""
+    with a history row each (none when the game is aborted or an account at it was deleted
+    meanwhile). Runs once per game (the caller marks the table)."""
+    accounts = {s.account for s in seats}
+    gone = conn.execute(
+        select(AccountRow.id).where(AccountRow.id.in_(accounts), AccountRow.name.is_(None))
+    ).first()
+    if gone is not None:  # a player deleted their account during the game: not rated
+        return {}
     before = skills(conn, [s.account for s in seats], variant, players)
     after = rate_game(seats, before, winner)
     at = now()

@@ -303,10 +303,10 @@ class Store:
                     .values(left_at_hand=hand)
                 )
             if result.rated and winner is not None:
-                people.apply_ratings(
+                moved = people.apply_ratings(
                     conn, table_id, result.variant, result.players, result.rated, winner
                 )
-                values["rating_applied"] = True
+                values["rating_applied"] = bool(moved)
         conn.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
 
     # -------------------------------------------------------------- reads
