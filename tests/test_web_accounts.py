@@ -399,3 +399,8 @@ def test_the_session_cookie_is_secure_behind_https(tmp_path: Path) -> None:
             headers={"Origin": "http://truco.example.org"},
         )
         assert bad.status_code == 403
+
+
+def test_bots_among_themselves_rate_nobody(server: LiveServer) -> None:
+    table = server.create("argentino", ["bot", "bot"], target=15, bot_level="expert")
+    assert table["rated"] is False

@@ -231,9 +231,10 @@ class Table:
 
     def rated_seats(self) -> tuple[RatedSeat, ...]:
         """The seats as the ratings see them, or () when this game is not rated: the table
-        did not ask for it, or some seat is a guest's or a bot's at an unrated level."""
-        if not self.rated_requested:
-            return ()
+        did not ask for it, no person sits at it, or some seat is a guest's or a bot's at an
+        unrated level."""
+        if not self.rated_requested or all(s.kind == "bot" for s in self.seats):
+            return ()  # (bots among themselves rate nobody: the bots' scale is set by people)
         bots = self.registry.bot_accounts
         out = []
         for i, s in enumerate(self.seats):
