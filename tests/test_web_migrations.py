@@ -45,7 +45,7 @@ from truco.web import deals, migrate
 from truco.web.schema import Base
 from truco.web.store import SeatData, Store, make_engine, normalize_url
 
-HEAD = "0002"
+HEAD = "0003"
 
 
 # ---------------------------------------------------------------------- databases
@@ -523,7 +523,7 @@ def test_migrate_makes_a_new_revision_file(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(migrate, "MIGRATIONS", folder)
     assert migrate.main(["revision", "add a thing"]) == 0
     written = sorted(p.name for p in (folder / "versions").glob("*.py"))
-    assert written[-1] == "0003_add_a_thing.py"
+    assert written[-1] == "0004_add_a_thing.py"
     body = (folder / "versions" / written[-1]).read_text()
-    assert 'revision = "0003"' in body and 'down_revision = "0002"' in body
-    assert migrate.head() == "0003"
+    assert 'revision = "0004"' in body and 'down_revision = "0003"' in body
+    assert migrate.head() == "0004"

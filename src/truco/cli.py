@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -215,6 +216,31 @@ def _suggest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _analyze(args: argparse.Namespace) -> int:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from truco.arena import parse_bot_spec
+    from truco.bots.review import report, review
+    from truco.records import load
+
+    try:
+        record = load(args.file)
+        name, options = parse_bot_spec(args.bot)
+        jobs = max(1, args.jobs)
+        with contextlib.ExitStack() as stack:
+            pool = stack.enter_context(ProcessPoolExecutor(jobs)) if jobs > 1 else None
+            seats = review(record, args.seat, name, options, args.seed, pool)
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        for seat in seats:  # one JSON object per reviewed seat, a line each
+            print(json.dumps(seat.to_json(values=args.values)))
+        return 0
+    print(report(record, seats))
+    return 0
+
+
 def _benchmark_options(p: argparse.ArgumentParser, seconds: float) -> None:
     p.add_argument("--variant", default="argentino", choices=sorted(PRESETS))
     p.add_argument("--players", type=int, default=2)
@@ -295,6 +321,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_suggest)
+
+    p = sub.add_parser(
+        "analyze", help="review a game: each decision's cost and what a bot would have done"
+    )
+    p.add_argument("file", help="a .truco record")
+    p.add_argument("--seat", type=int, action="append", help="a seat to review (repeatable)")
+    p.add_argument("--bot", default="expert", help="the bot that judges (expert or search)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (the same review)")
+    p.add_argument("--json", action="store_true", help="one JSON object per seat, a line each")
+    p.add_argument("--values", action="store_true", help="with --json: every action's worth")
+    p.set_defaults(func=_analyze)
 
     from truco.tui.command import add_arguments, play  # no Textual until the game starts
 

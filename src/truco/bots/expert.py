@@ -205,6 +205,8 @@ def argentino_duel(rules: Rules) -> bool:
 @register("expert")
 class ExpertBot(Bot):
     name = "expert"
+    #: It weighs actions by their chance of winning the match (the review of a game).
+    weighs = True
 
     def __init__(
         self,
@@ -378,10 +380,20 @@ class ExpertBot(Bot):
             return falta_read(model)
         return READINGS.get(infer, model)
 
-    def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
+    def values(
+        self,
+        obs: Observation,
+        among: tuple[int, ...] | None = None,
+        chances: dict[int, float] | None = None,
+    ) -> tuple[int, dict[int, float]]:
+        """The action to take and each action's mean points. ``among`` weighs exactly those
+        actions (the review of a game weighs every legal one, where play leaves some out);
+        ``chances`` receives each one's chance of winning the match."""
         table = self.policy.table_for(obs.rules)
         self.recall(obs)
         made, legal = to_search(obs, self.rng, self.senas)
+        if among is not None:
+            made, legal = -1, among
         if made >= 0:
             return made, {}
         try:
@@ -472,4 +484,5 @@ class ExpertBot(Bot):
             edge=self.edge_for(obs, legal),
             cards=self.card_reading,
             shares=self.hand_points(obs.rules),
+            chances=chances,
         )

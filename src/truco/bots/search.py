@@ -38,6 +38,8 @@ DEFAULT_ITERATIONS = 1000
 @register("search")
 class SearchBot(Bot):
     name = "search"
+    #: It weighs actions by their chance of winning the match (the review of a game).
+    weighs = True
 
     def __init__(
         self,
@@ -63,8 +65,17 @@ class SearchBot(Bot):
     def choose(self, obs: Observation) -> int:
         return self.values(obs)[0]
 
-    def values(self, obs: Observation) -> tuple[int, dict[int, float]]:
+    def values(
+        self,
+        obs: Observation,
+        among: tuple[int, ...] | None = None,
+        chances: dict[int, float] | None = None,
+    ) -> tuple[int, dict[int, float]]:
+        """As :meth:`truco.bots.expert.ExpertBot.values`: ``among`` the actions to weigh,
+        ``chances`` receives their chances of winning the match."""
         made, legal = to_search(obs, self.rng, self.senas)
+        if among is not None:
+            made, legal = -1, among
         if made >= 0:
             return made, {}
         try:
@@ -81,6 +92,7 @@ class SearchBot(Bot):
             deadline=time.perf_counter() + (self.budget_ms or 0.0) / 1000.0 if timed else None,
             min_iterations=self.min_iterations,
             play=play_out,
+            chances=chances,
         )
 
 
@@ -127,6 +139,7 @@ def search_deals(
     edge: float = 0.0,
     cards: Likelihood | None = None,
     shares: tuple[float, ...] = HAND_POINTS,
+    chances: dict[int, float] | None = None,
 ) -> tuple[int, dict[int, float]]:
     """The search itself: deal after deal from ``sampler`` (weighed by ``model``), every
     action of ``legal`` applied to the same deal and played out by ``play``; stop after
@@ -137,7 +150,8 @@ def search_deals(
     worth of each resulting score counts it. ``cards`` weighs the other seats' card plays
     (:func:`truco.bots.knowledge.card_likelihood`); by default they are no evidence.
     ``shares`` is the model of a hand's points the worth of a score is counted with
-    (:func:`truco.bots.value.win_probability`)."""
+    (:func:`truco.bots.value.win_probability`). ``chances``, when given, receives each
+    action's weighted chance of winning the match (what the review of a game needs)."""
     rules = obs.rules
     team = obs.seat & 1
     camas = (obs.camas[team], obs.camas[1 - team])
@@ -174,4 +188,6 @@ def search_deals(
     # Equal worth and points: the first in calm order wins, so a call or raise that changes
     # nothing is not made (a raise past the game would only start a war of raises).
     best = max(calm_order(legal), key=lambda a: (utility[a], points[a]))
+    if chances is not None:
+        chances.update({a: utility[a] / total for a in legal})
     return best, {a: points[a] / total for a in legal}

@@ -177,3 +177,107 @@ class RatingHistoryRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
+
+
+# ---------------------------------------------------------------------- issue 51
+
+
+class ReviewRow(Base):
+    """A finished game's review of one seat by a bot and seed (``truco.bots.review``), kept
+    as its JSON: a review costs seconds of CPU and never changes."""
+
+    __tablename__ = "truco_reviews"
+
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("truco_tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    bot: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    review: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleRow(Base):
+    """A position from a real game where one answer is clearly best: the record up to it (a
+    ``.truco`` that stops mid-hand, the ``truco suggest`` form, from the seat's view: the
+    other seats' cards that seat could not see are not in it), the answer and why."""
+
+    __tablename__ = "truco_puzzles"
+    __table_args__ = (Index("ix_truco_puzzles_place", "table_id", "hand", "action", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str | None] = mapped_column(
+        String(32), ForeignKey("truco_tables.id", ondelete="SET NULL"), nullable=True
+    )
+    hand: Mapped[int] = mapped_column(SmallInteger)
+    action: Mapped[int] = mapped_column(SmallInteger)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    variant: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(SmallInteger)
+    #: What kind of question: ``answer`` (quiero or not), ``card``, ``raise``, ``call``.
+    kind: Mapped[str] = mapped_column(String(16))
+    record: Mapped[str] = mapped_column(Text)
+    answer: Mapped[str] = mapped_column(String(32))
+    #: Each choice's chance of winning the match (%) and points, as JSON.
+    choices: Mapped[str] = mapped_column(Text)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    solved: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PuzzleAttemptRow(Base):
+    """One try at a puzzle: by an account, or a guest (no account, not rated)."""
+
+    __tablename__ = "truco_puzzle_attempts"
+    __table_args__ = (Index("ix_truco_puzzle_attempts_who", "account_id", "puzzle_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    puzzle_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("truco_puzzles.id", ondelete="CASCADE")
+    )
+    account_id: Mapped[int | None] = mapped_column(
+        Integer, ForeignKey("truco_accounts.id", ondelete="CASCADE"), nullable=True
+    )
+    action: Mapped[str] = mapped_column(String(32))
+    correct: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DailyRow(Base):
+    """The deal of the day: its preset, seats and seed, and ``expert``'s own score from the
+    person's seat with the same cards in its self-play (the duplicate baseline)."""
+
+    __tablename__ = "truco_daily"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)  # YYYY-MM-DD (UTC)
+    variant: Mapped[str] = mapped_column(String(32))
+    players: Mapped[int] = mapped_column(SmallInteger)
+    target: Mapped[int] = mapped_column(SmallInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    #: The baseline as JSON (None until computed): expert's points from the person's seat.
+    baseline: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DailyEntryRow(Base):
+    """A person's game of a day's deal and its duplicate score."""
+
+    __tablename__ = "truco_daily_entries"
+
+    day: Mapped[str] = mapped_column(
+        String(10), ForeignKey("truco_daily.day", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(
+        Integer, ForeignKey("truco_accounts.id", ondelete="CASCADE"), primary_key=True
+    )
+    table_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("truco_tables.id", ondelete="CASCADE")
+    )
+    #: The person's points and the baseline's, and their difference (None until finished).
+    points: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
