@@ -40,7 +40,7 @@ from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
-from truco.web import account_routes, deals, lobby, queue_routes
+from truco.web import account_routes, daily_routes, deals, lobby, puzzle_routes, queue_routes
 from truco.web.auth import Auth
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
@@ -560,5 +560,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(game_router())
     app.include_router(account_routes.router())
     app.include_router(queue_routes.router())
+    app.include_router(daily_routes.router())
+    app.include_router(puzzle_routes.router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -17,13 +17,16 @@ import multiprocessing
 import os
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from truco.bots import make_bot
 from truco.bots.policy import shared_policy
 from truco.observation import Observation
+
+T = TypeVar("T")
 
 #: Level name -> (bot registry name, options). The browser shows these names.
 BOT_LEVELS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
@@ -179,6 +182,26 @@ class BotRunner:
         self._queues[min(1, max(0, priority))].append(job)
         self._dispatch()
         return await future
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (picklable, like a move) run in the bots' pool, outside the moves'
+        queue: work that is not a move (a finished game's review, issue 51). The caller
+        bounds how many it runs at once, so that the moves always find a free worker."""
+        if self._closed:
+            raise RuntimeError("the bot workers are closed")
+        loop = asyncio.get_running_loop()
+        pool = self.pool
+        try:
+            done = loop.run_in_executor(pool, fn, *args)
+        except (BrokenExecutor, RuntimeError):  # broken or shut down: start afresh, once
+            self.renew(pool)
+            pool = self.pool
+            done = loop.run_in_executor(pool, fn, *args)
+        try:
+            return await done
+        except BrokenExecutor:
+            self.renew(pool)
+            raise
 
     def waiting(self) -> int:
         return sum(len(q) for q in self._queues)

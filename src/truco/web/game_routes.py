@@ -1,4 +1,5 @@
-"""The replay of a finished game: ``GET /games/{id}`` (the page) and ``GET /api/games/{id}``.
+"""The replay of a finished game: ``GET /games/{id}`` (the page) and ``GET /api/games/{id}``;
+its review, seat by seat: ``GET /api/games/{id}/review?seat=N`` (:mod:`truco.web.reviews`).
 
 A game is a table, by its id. Its replay is offered once the game is over, like its record
 (:mod:`truco.web.downloads`): a game in play reveals nothing, 403. The JSON (built by
@@ -14,12 +15,14 @@ import logging
 import re
 from collections import OrderedDict
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from fastapi.responses import FileResponse
 
+from truco.web.limits import client_host
 from truco.web.replays import game
+from truco.web.reviews import MAX_SEED, Refused, seat_review
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +58,34 @@ def router() -> APIRouter:
                 cache.popitem(last=False)
         cache.move_to_end(key)
         return Response(body, media_type="application/json")
+
+    @routes.get("/api/games/{game_id}/review")
+    async def game_review(
+        game_id: str,
+        request: Request,
+        seat: int | None = Query(None, ge=0, le=7),
+        seed: int = Query(0, ge=0, le=MAX_SEED),
+    ) -> dict[str, Any]:
+        """A seat's review by ``expert`` (guests too): by default the seat of the signed-in
+        account if it sat at the game, else seat 0."""
+        who = await request.app.state.auth.signed(request) if seat is None else None
+        try:
+            return await seat_review(
+                request.app.state,
+                game_id,
+                seat,
+                seed,
+                account_id=who.account_id if who is not None else None,
+                address=client_host(request),
+            )
+        except Refused as e:
+            headers = None
+            if e.retry_after is not None:
+                headers = {"Retry-After": str(max(1, round(e.retry_after)))}
+            raise HTTPException(e.status, e.detail, headers=headers) from None
+        except Exception:
+            log.exception("the review of game %s failed", game_id)
+            raise HTTPException(503, "the review could not be made; try again soon") from None
 
     return routes
 

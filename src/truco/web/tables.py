@@ -872,16 +872,21 @@ class Tables:
         clock_seconds: int,
         public: bool,
         rated: bool = False,
+        deal: tuple[int, str | None] | None = None,
     ) -> Table:
         """A new table, live here (a created one or a rematch): its id, seed and deal secret,
         this node's lease on it (a cluster), its row in the database. ``options`` are the
-        rule options other than players and target."""
+        rule options other than players and target.
+
+        ``deal`` is the (seed, deal secret) to use instead of fresh random ones. With no
+        secret the table deals every hand from the seed alone (as tables before issue 16 do),
+        so every table opened with that seed and rules deals the same cards in hand *n*
+        whatever is played: the deal of the day (:mod:`truco.web.daily`)."""
         if self.drain.draining:
             raise Draining("this server is draining; try again")
         self._room()
         table_id = secrets.token_urlsafe(9)
-        seed = _seed()
-        deal_secret = deals.new_secret()
+        seed, deal_secret = (_seed(), deals.new_secret()) if deal is None else deal
         await self._claim(table_id, new=True)
         saved = {**options, clock.KEY: clock_seconds} if clock_seconds else dict(options)
         if public:

@@ -2,7 +2,7 @@
 // The server referees the record and sends every position (GET /api/games/<id>): this page
 // decides no rule, it only shows position `at` of hand `hand` and the words it was sent.
 import { cardEl } from "/static/cards.js";
-import { applyStatic, callWord, isSena, lang, senaFace, t, toggleLang } from "/static/i18n.js";
+import { applyStatic, callWord, cardName, isSena, lang, senaFace, t, toggleLang } from "/static/i18n.js";
 import { mountAccount } from "/static/session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +13,8 @@ let game = null;
 // Where the reader is: hand index (from 0) and the number of its actions done (0: the deal).
 let hand = 0;
 let at = 0;
+// The review (issue 51, "Revisar"): GET /api/games/<id>/review, one seat at a time.
+const reviewState = { open: false, loading: false, error: null, data: null, all: false, seat: null, asked: 0 };
 
 function el(tag, className = "", text = null) {
   const node = document.createElement(tag);
@@ -96,6 +98,7 @@ function said(action, before) {
 
 function render() {
   applyStatic();
+  renderReview();
   for (const b of document.querySelectorAll(".replay-btn")) b.setAttribute("aria-label", b.title);
   document.title = `${t("replay.title")} · Truco ${t(`variant.${game.variant}`)}`;
   $("replay-error").classList.add("hidden");
@@ -106,6 +109,7 @@ function render() {
   renderScore(pos);
   renderFelt(h, pos);
   renderStake(pos);
+  renderHere(h);
   renderControls(h);
   renderLog(h);
   renderEnd(h, pos);
@@ -245,6 +249,12 @@ function renderLog(h) {
       jump.append(el("span", "tag replay-sena-tag", t("replay.sena")), " ");
     }
     const [first, ...rest] = action.lines.length ? action.lines : [action.text];
+    const judged = reviewed(hand, i);
+    if (judged && judged.mark) {
+      const badge = el("span", `review-badge review-${judged.mark}`, MARK_SIGNS[judged.mark]);
+      badge.title = t(`review.mark.${judged.mark}`);
+      jump.append(badge, " ");
+    }
     jump.append(el("span", "replay-line", first));
     for (const line of rest) jump.append(el("span", "replay-line replay-more", line));
     li.append(jump);
@@ -284,11 +294,185 @@ function renderEnd(h, pos) {
   });
 }
 
+// ------------------------------------------------------------------ review (Revisar)
+
+const MARK_SIGNS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
+
+function toggleReview() {
+  reviewState.open = !reviewState.open;
+  if (reviewState.open && !reviewState.data && !reviewState.loading) loadReview(reviewState.seat);
+  render();
+  if (reviewState.open) $("review").scrollIntoView({ block: "nearest" });
+}
+
+// The review of `seat` (null: the server picks the signed-in player's seat, else seat 0).
+async function loadReview(seat) {
+  const asked = ++reviewState.asked;
+  Object.assign(reviewState, { loading: true, error: null, data: null, seat });
+  render();
+  const query = seat === null ? "" : `?seat=${seat}`;
+  let response;
+  let data = null;
+  let error = null;
+  try {
+    response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review${query}`);
+    if (response.status === 429) error = t("review.busy");
+    else if (!response.ok) error = t("review.error", { e: response.status });
+    else data = await response.json();
+  } catch (e) {
+    error = t("review.error", { e: e.message });
+  }
+  if (asked !== reviewState.asked) return; // another seat was asked for meanwhile
+  Object.assign(reviewState, { loading: false, error, data, seat: data ? data.seat : seat });
+  render();
+}
+
+// The reviewed decision at action `index` (from 0) of hand `handIndex` (from 0), if any.
+function reviewed(handIndex, index) {
+  const data = reviewState.open ? reviewState.data : null;
+  if (!data) return null;
+  return data.decisions.find((d) => d.hand === handIndex + 1 && d.index === index) || null;
+}
+
+// An action's token in words: a card's name, a call in the variant's words.
+function actionWords(token, handIndex, index) {
+  if (isCard(token)) return cardName(token);
+  const before = game.steps[handIndex].actions.slice(0, index);
+  const envidos = before.filter((a) => a.token === "envido").length;
+  return callWord(game.variant, token, token === "envido" ? envidos : 0);
+}
+
+const fmt = (n) =>
+  new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
+
+function renderReview() {
+  const panel = $("review");
+  const btn = $("review-btn");
+  btn.setAttribute("aria-expanded", String(reviewState.open));
+  $("review-close").setAttribute("aria-label", t("review.close"));
+  panel.classList.toggle("hidden", !reviewState.open);
+  document.body.classList.toggle("review-open", reviewState.open);
+  if (!reviewState.open || !game) return;
+  const select = $("review-seat");
+  const shown = reviewState.seat ?? 0;
+  if (select.options.length !== game.names.length) {
+    select.replaceChildren(...game.names.map((name, seat) => new Option(name, String(seat))));
+  }
+  select.value = String(shown);
+  select.disabled = reviewState.loading;
+  const name = game.names[shown];
+  const status = $("review-status");
+  const body = $("review-body");
+  status.className = "review-status";
+  if (reviewState.loading) {
+    status.classList.add("review-computing");
+    status.textContent = t("review.computing", { name: reviewState.seat === null ? "…" : name });
+  } else if (reviewState.error) {
+    status.classList.add("review-error");
+    status.textContent = reviewState.error;
+  } else {
+    status.textContent = "";
+  }
+  status.classList.toggle("hidden", !status.textContent);
+  const data = reviewState.data;
+  body.classList.toggle("hidden", !data);
+  if (!data) return;
+  const summary = $("review-summary");
+  summary.replaceChildren();
+  const count = (mark) => data.decisions.filter((d) => d.mark === mark).length;
+  if (!data.decisions.length) {
+    summary.append(el("span", "", t("review.no_choices", { name })));
+    $("review-counts").textContent = "";
+  } else {
+    summary.append(
+      el("strong", "review-accuracy", t("review.summary", { acc: fmt(data.accuracy) })),
+      " · ",
+      el("span", "review-decisions", t("review.decisions", { n: data.decisions.length })),
+    );
+    $("review-counts").textContent = t("review.counts", { b: count("blunder"), m: count("mistake"), i: count("inaccuracy") });
+  }
+  $("review-all").checked = reviewState.all;
+  const list = $("review-list");
+  list.replaceChildren();
+  const listed = data.decisions.filter((d) => reviewState.all || d.mark);
+  if (!listed.length && data.decisions.length) list.append(el("li", "review-empty", t("review.clean")));
+  for (const d of listed) {
+    const li = el("li", `review-item-row review-${d.mark || "good"}`);
+    if (d.hand === hand + 1 && d.index === at) li.classList.add("review-current");
+    const item = el("button", "review-item");
+    item.type = "button";
+    item.dataset.hand = String(d.hand);
+    item.dataset.index = String(d.index);
+    const tag = el("span", `review-mark review-${d.mark || "good"}`, t(`review.mark.${d.mark || "none"}`));
+    const where = el("span", "review-where", t("review.where", { h: d.hand, n: d.index + 1 }));
+    const loss = el("span", "review-loss", d.loss > 0 ? t("review.loss", { n: fmt(d.loss) }) : "");
+    loss.title = t("review.loss_title", { n: fmt(d.loss) });
+    const head = el("span", "review-item-head");
+    head.append(tag, where, loss);
+    const played = actionWords(d.played, d.hand - 1, d.index);
+    const what = el("span", "review-what");
+    what.append(el("span", "review-played", t("review.played", { a: played })));
+    if (d.best !== d.played) {
+      what.append(" → ", el("strong", "review-best", t("review.suggests", { a: actionWords(d.best, d.hand - 1, d.index) })));
+    } else {
+      what.append(" · ", el("span", "review-agrees", t("review.agrees")));
+    }
+    item.append(head, what);
+    li.append(item);
+    list.append(li);
+  }
+  const current = list.querySelector(".review-current");
+  if (current) {
+    const top = current.offsetTop;
+    const bottom = top + current.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
+}
+
+// At a reviewed decision (just before its action): what was played and what expert
+// suggests, with each option's chance of winning the match.
+function renderHere(h) {
+  const box = $("review-here");
+  const d = at < h.actions.length ? reviewed(hand, at) : null;
+  box.classList.toggle("hidden", !d);
+  box.replaceChildren();
+  if (!d) return;
+  box.className = `review-here review-${d.mark || "good"}`;
+  const name = game.names[d.seat];
+  const played = actionWords(d.played, hand, at);
+  const best = actionWords(d.best, hand, at);
+  const line = el("p", "review-here-line");
+  if (d.mark) line.append(el("span", `review-mark review-${d.mark}`, t(`review.mark.${d.mark}`)), " ");
+  const same = d.best === d.played;
+  line.append(el("span", "", same ? t("review.here_same", { name, played }) : t("review.here", { name, played, best })));
+  if (d.loss > 0) {
+    const loss = el("span", "review-loss", t("review.loss", { n: fmt(d.loss) }));
+    loss.title = t("review.loss_title", { n: fmt(d.loss) });
+    line.append(" ", loss);
+  }
+  box.append(line);
+  const values = Object.entries(d.values || {}).sort((a, b) => b[1].win - a[1].win || b[1].points - a[1].points);
+  if (!values.length) return;
+  const chances = el("ul", "review-chances");
+  chances.setAttribute("aria-label", t("review.chances"));
+  chances.title = t("review.chances");
+  for (const [token, v] of values) {
+    let cls = "review-chance";
+    if (token === d.best) cls += " review-chance-best";
+    if (token === d.played) cls += " review-chance-played";
+    const chip = el("li", cls);
+    chip.append(el("span", "review-chance-what", actionWords(token, hand, at)), " ", el("span", "review-chance-win", `${fmt(v.win)} %`));
+    chances.append(chip);
+  }
+  box.append(chances);
+}
+
 // ------------------------------------------------------------------ input
 
 function onKey(event) {
   if (!game || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.target instanceof HTMLInputElement) return;
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
   const keys = {
     ArrowRight: next,
     ArrowLeft: prev,
@@ -323,6 +507,22 @@ function main() {
   $("replay-log").addEventListener("click", (e) => {
     const item = e.target.closest("li[data-at]");
     if (item) go(hand, Number(item.dataset.at));
+  });
+  $("review-btn").addEventListener("click", toggleReview);
+  $("review-close").addEventListener("click", toggleReview);
+  $("review-seat").addEventListener("change", (e) => loadReview(Number(e.target.value)));
+  $("review-all").addEventListener("change", (e) => {
+    reviewState.all = e.target.checked;
+    renderReview();
+  });
+  $("review-list").addEventListener("click", (e) => {
+    const item = e.target.closest("button[data-hand]");
+    if (!item) return;
+    go(Number(item.dataset.hand) - 1, Number(item.dataset.index));
+    const current = $("review-list").querySelector(".review-current button"); // (the list was redrawn)
+    if (current) current.focus({ preventScroll: true });
+    // On a phone the board is above the panel: bring the position into view.
+    if (window.matchMedia("(max-width: 899px)").matches) $("replay-score").scrollIntoView({ block: "start" });
   });
   window.addEventListener("hashchange", () => {
     if (!game) return;

@@ -46,6 +46,14 @@ export async function mountAccount() {
   board.className = "btn-small";
   board.href = "/leaderboard";
   board.textContent = t("nav.leaderboard");
+  const puzzles = document.createElement("a");
+  puzzles.className = "btn-small puzzles-link";
+  puzzles.href = "/puzzles";
+  puzzles.textContent = t("puzzle.nav");
+  const daily = document.createElement("a");
+  daily.className = "btn-small daily-nav";
+  daily.href = "/daily";
+  daily.textContent = t("daily.nav");
   const mine = document.createElement("a");
   mine.className = "btn-small account-link";
   if (who.name) {
@@ -56,5 +64,5 @@ export async function mountAccount() {
     mine.href = "/account";
     mine.textContent = t("nav.signin");
   }
-  slot.replaceChildren(board, mine);
+  slot.replaceChildren(board, daily, puzzles, mine);
 }
