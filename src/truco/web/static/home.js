@@ -144,20 +144,16 @@ function renderMine() {
   const list = $("my-tables");
   list.replaceChildren();
   me().then((who) => {
-    // Signed in: every game, with its result, is on the profile (this list is this
-    // browser's); the leaderboard for everyone (the header hides its link on phones).
+    // Signed in: every game, with its result, is on the profile (this list is this browser's).
     const box = list.parentElement;
     box.querySelector(".profile-games")?.remove();
+    if (!who.name) return;
     const p = document.createElement("p");
     p.className = "profile-games";
-    const link = (href, text) => {
-      const a = document.createElement("a");
-      a.href = href;
-      a.textContent = text;
-      return a;
-    };
-    if (who.name) p.append(link(profileHref(who.name), t("home.all_games")), " · ");
-    p.append(link("/leaderboard", t("nav.leaderboard")));
+    const a = document.createElement("a");
+    a.href = profileHref(who.name);
+    a.textContent = t("home.all_games");
+    p.append(a);
     box.append(p);
   });
   const mine = load("truco:tables", []);

@@ -14,6 +14,7 @@ export function el(tag, props = {}, ...children) {
 
 // "Argentino · 2 jugadores"
 export function presetName(variant, players) {
+  if (variant === "puzzles") return t("people.puzzles");  // the puzzle rating (players 0)
   return `${t(`variant.${variant}`)} · ${t("people.players", { n: players })}`;
 }
 

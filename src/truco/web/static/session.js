@@ -30,17 +30,23 @@ export function profileHref(name) {
   return `/players/${encodeURIComponent(name)}`;
 }
 
-// The header's links: the leaderboard, and "Entrar" or the signed-in name.
+// The header's links: the site's pages (the deal of the day, puzzles, the leaderboard), and
+// "Entrar" or the signed-in name.
 export async function mountAccount() {
   const bar = document.querySelector("header.bar");
   if (!bar) return;
-  let slot = bar.querySelector(".account-slot");
-  if (!slot) {
-    slot = document.createElement("span");
-    slot.className = "account-slot";
-    const lang = bar.querySelector("#lang-btn");
-    bar.insertBefore(slot, lang);
-  }
+  const lang = bar.querySelector("#lang-btn");
+  const place = (cls) => {
+    let node = bar.querySelector(`.${cls}`);
+    if (!node) {
+      node = document.createElement("nav");
+      node.className = cls;
+      bar.insertBefore(node, lang);
+    }
+    return node;
+  };
+  const nav = place("nav-slot");
+  const slot = place("account-slot");
   const who = await me();
   const board = document.createElement("a");
   board.className = "btn-small";
@@ -64,5 +70,6 @@ export async function mountAccount() {
     mine.href = "/account";
     mine.textContent = t("nav.signin");
   }
-  slot.replaceChildren(board, daily, puzzles, mine);
+  nav.replaceChildren(daily, puzzles, board);
+  slot.replaceChildren(mine);
 }
