@@ -301,3 +301,11 @@ def test_answers_are_rate_limited_per_address(server: LiveServer, stored: dict[i
     assert codes[0] in (200, 429) and codes[-1] == 429
     limited = guest.post(f"/api/puzzles/{some}", json={"action": row.answer})
     assert limited.status_code == 429 and int(limited.headers["Retry-After"]) >= 1
+
+
+def test_next_says_when_there_is_no_puzzle_yet(tmp_path: Path) -> None:
+    with LiveServer(f"sqlite:///{tmp_path / 'none.sqlite3'}") as live:
+        r = httpx.get(f"{live.http}/api/puzzles/next")
+        assert (
+            r.status_code == 200 and r.json()["id"] is None and "no puzzles" in r.json()["detail"]
+        )

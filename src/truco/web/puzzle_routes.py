@@ -395,6 +395,10 @@ async def _body(
     return body
 
 
+#: What ``GET /api/puzzles/next`` says, with ``"id": null``, while no puzzle has been mined.
+NONE_YET = "no puzzles yet: they are mined from finished games, come back later"
+
+
 def router() -> APIRouter:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -418,10 +422,8 @@ def router() -> APIRouter:
         engine = request.app.state.store.engine
         rng = random.Random()
         found = await asyncio.to_thread(pick, engine, account_id, _skip(skip[:1000]), rng)
-        if found is None:
-            raise HTTPException(
-                404, "no puzzles yet: they are mined from finished games, come back later"
-            )
+        if found is None:  # an answer, not an error: there is simply none yet
+            return {"id": None, "detail": NONE_YET}
         return await _body(request, found, lang, who is not None)
 
     @r.get("/api/puzzles/{puzzle_id}")

@@ -59,9 +59,10 @@ async function load() {
   } catch (e) {
     return fail(t("puzzle.error", { e: e.message }));
   }
-  if (response.status === 404) return fail(t("puzzle.none"));
   if (!response.ok) return fail(t("puzzle.error", { e: response.status }));
-  puzzle = await response.json();
+  const found = await response.json();
+  if (found.id === null) return fail(t("puzzle.none"));
+  puzzle = found;
   remember(puzzle.id);
   render();
 }
