@@ -33,7 +33,7 @@ from truco.web.auth import COOKIE, WRONG, Auth
 from truco.web.bodies import json_object, text_field
 from truco.web.connection import hash_token
 from truco.web.fresh import Fresh
-from truco.web.limits import client_host
+from truco.web.limits import client_host, take_or_429
 from truco.web.names import check_name, check_password, name_key
 from truco.web.settings import Settings
 from truco.web.static_pages import page
@@ -84,13 +84,7 @@ def router() -> APIRouter:
         except ValueError as e:
             raise HTTPException(422, str(e)) from None
         address = client_host(request)
-        if not auth.signups.allow(address):
-            wait = int(auth.signups.retry_after(address)) + 1
-            raise HTTPException(
-                429,
-                f"at most {auth.signups.cap} accounts an hour from one address; try in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+        take_or_429(auth.signups, address, "at most {cap} accounts an hour from one address")
         hashed = await auth.hash(password)
         key = name_key(name)
         try:

@@ -48,7 +48,7 @@ from truco.web.downloads import Downloads
 from truco.web.game_routes import router as game_router
 from truco.web.guard import Guard
 from truco.web.lease import Elsewhere
-from truco.web.limits import AddressCount, BodyLimit, Window
+from truco.web.limits import AddressCount, BodyLimit, Window, take_or_429
 from truco.web.protocol import MAX_NAME, ProtocolError, error, has_surrogate, parse_client
 from truco.web.proxy import RELAYED_FOR, relay
 from truco.web.settings import Settings
@@ -341,13 +341,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         spec = parse_spec(await request.body())
         who = await request.app.state.auth.acting(request)
         address = client_address(request)
-        if not created.allow(address):
-            wait = int(created.retry_after(address)) + 1
-            raise HTTPException(
-                429,
-                f"at most {created.cap} tables an hour from one address; try in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+        take_or_429(created, address, "at most {cap} tables an hour from one address")
         try:
             table, secrets = await registry(request).create(
                 variant=spec.variant,

@@ -33,7 +33,7 @@ from starlette.requests import HTTPConnection
 
 from truco.web import people
 from truco.web.connection import hash_token
-from truco.web.limits import Window
+from truco.web.limits import Window, take_or_429
 from truco.web.names import name_key
 from truco.web.settings import Settings
 from truco.web.store import Store
@@ -134,13 +134,7 @@ class Auth:
     def throttle(self, address: str, name: str) -> None:
         """Count a sign-in attempt, or 429 when the address or the name has had too many."""
         for window, key in ((self.by_address, address), (self.by_name, "n:" + name_key(name))):
-            if not window.allow(key):
-                wait = int(window.retry_after(key)) + 1
-                raise HTTPException(
-                    429,
-                    f"too many sign-in attempts; try again in {wait} s",
-                    headers={"Retry-After": str(wait)},
-                )
+            take_or_429(window, key, "too many sign-in attempts")
 
     # ------------------------------------------------------------------ sessions
 

@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from fastapi import HTTPException
 from starlette.requests import HTTPConnection
 
 Scope = MutableMapping[str, Any]
@@ -194,3 +195,15 @@ class Window:
 def client_host(conn: HTTPConnection) -> str:
     """The client's address as the connection's peer gives it."""
     return conn.client.host if conn.client else "unknown"
+
+
+def take_or_429(window: Window, key: str, refusal: str) -> None:
+    """Count one event for ``key``, or refuse with 429 and ``Retry-After``: ``refusal`` is
+    the answer's text, to which "; try in N s" is added (``{cap}`` is the window's cap)."""
+    if not window.allow(key):
+        wait = int(window.retry_after(key)) + 1
+        raise HTTPException(
+            429,
+            f"{refusal.format(cap=window.cap)}; try in {wait} s",
+            headers={"Retry-After": str(wait)},
+        )

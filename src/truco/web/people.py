@@ -186,6 +186,35 @@ def skills(
     return {a: have.get(a, Skill()) for a in accounts}
 
 
+def store_skill(
+    conn: Connection, account: int, variant: str, players: int, skill: Skill, at: datetime
+) -> None:
+    """Store an account's new skill at a preset and player count (a game more)."""
+    where = (
+        RatingRow.account_id == account,
+        RatingRow.variant == variant,
+        RatingRow.players == players,
+    )
+    if conn.execute(select(RatingRow.games).where(*where)).first() is None:
+        conn.execute(
+            insert(RatingRow).values(
+                account_id=account,
+                variant=variant,
+                players=players,
+                mu=skill.mu,
+                sigma=skill.sigma,
+                games=1,
+                updated_at=at,
+            )
+        )
+    else:
+        conn.execute(
+            update(RatingRow)
+            .where(*where)
+            .values(mu=skill.mu, sigma=skill.sigma, games=RatingRow.games + 1, updated_at=at)
+        )
+
+
 def apply_ratings(
     conn: Connection,
     table_id: str,
@@ -207,35 +236,7 @@ def apply_ratings(
     after = rate_game(seats, before, winner)
     at = now()
     for account, skill in after.items():
-        exists = conn.execute(
-            select(RatingRow.games).where(
-                RatingRow.account_id == account,
-                RatingRow.variant == variant,
-                RatingRow.players == players,
-            )
-        ).first()
-        if exists is None:
-            conn.execute(
-                insert(RatingRow).values(
-                    account_id=account,
-                    variant=variant,
-                    players=players,
-                    mu=skill.mu,
-                    sigma=skill.sigma,
-                    games=1,
-                    updated_at=at,
-                )
-            )
-        else:
-            conn.execute(
-                update(RatingRow)
-                .where(
-                    RatingRow.account_id == account,
-                    RatingRow.variant == variant,
-                    RatingRow.players == players,
-                )
-                .values(mu=skill.mu, sigma=skill.sigma, games=RatingRow.games + 1, updated_at=at)
-            )
+        store_skill(conn, account, variant, players, skill, at)
         conn.execute(
             insert(RatingHistoryRow).values(
                 account_id=account,

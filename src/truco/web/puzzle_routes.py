@@ -55,8 +55,9 @@ from truco.actions import MAZO, NO_QUIERO, QUIERO, is_card, is_sena, parse_token
 from truco.errors import TrucoError
 from truco.records import loads
 from truco.referee import replay
+from truco.web import people
 from truco.web.bodies import json_object, text_field
-from truco.web.limits import Window, client_host
+from truco.web.limits import Window, client_host, take_or_429
 from truco.web.puzzle_mining import MINED, Mining, enabled
 from truco.web.ratings import MU, RatedSeat, Skill, provisional, rate_game
 from truco.web.schema import PuzzleAttemptRow, PuzzleRow, RatingRow
@@ -217,28 +218,7 @@ def attempt(
         [RatedSeat(0, 0), RatedSeat(1, 1)], {0: before, 1: puzzle}, 0 if correct else 1
     )
     person, solved = after[0], after[1]
-    if had is None:
-        conn.execute(
-            insert(RatingRow).values(
-                account_id=account_id,
-                variant=PUZZLES,
-                players=0,
-                mu=person.mu,
-                sigma=person.sigma,
-                games=1,
-                updated_at=at,
-            )
-        )
-    else:
-        conn.execute(
-            update(RatingRow)
-            .where(
-                RatingRow.account_id == account_id,
-                RatingRow.variant == PUZZLES,
-                RatingRow.players == 0,
-            )
-            .values(mu=person.mu, sigma=person.sigma, games=RatingRow.games + 1, updated_at=at)
-        )
+    people.store_skill(conn, account_id, PUZZLES, 0, person, at)
     conn.execute(
         update(PuzzleRow).where(PuzzleRow.id == puzzle_id).values(mu=solved.mu, sigma=solved.sigma)
     )
@@ -448,13 +428,7 @@ def router() -> APIRouter:
         action = text_field(data, "action", 32)
         words = _lang(data.get("lang", lang))
         address = client_host(request)
-        if not attempts.allow(address):
-            wait = int(attempts.retry_after(address)) + 1
-            raise HTTPException(
-                429,
-                f"at most {attempts.cap} answers a minute from one address; try in {wait} s",
-                headers={"Retry-After": str(wait)},
-            )
+        take_or_429(attempts, address, "at most {cap} answers a minute from one address")
         engine = request.app.state.store.engine
         row = (
             await asyncio.to_thread(load_puzzle, engine, puzzle_id)

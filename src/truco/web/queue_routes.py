@@ -34,7 +34,7 @@ from truco.variants import PRESETS
 from truco.web import people
 from truco.web.bodies import json_object, text_field, whole_field
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS
-from truco.web.limits import Window, client_host
+from truco.web.limits import Window, client_host, take_or_429
 from truco.web.matchmaking import MAX_WAIT, Entry, Formed, Matchmaker, QueueFull, Seated
 from truco.web.protocol import ProtocolError, clean_name
 from truco.web.settings import Settings
@@ -215,13 +215,7 @@ def router() -> APIRouter:
             raise HTTPException(503, "this server is draining; try again")
         matching = _matching(request)
         address = client_host(request)
-        if not matching.joins.allow(address):
-            wait_s = int(matching.joins.retry_after(address)) + 1
-            raise HTTPException(
-                429,
-                f"at most {matching.joins.cap} joins an hour from one address; try in {wait_s} s",
-                headers={"Retry-After": str(wait_s)},
-            )
+        take_or_429(matching.joins, address, "at most {cap} joins an hour from one address")
         now = time.monotonic()
         try:
             entry = matching.matchmaker.join(
