@@ -129,6 +129,11 @@ def test_two_accounts_play_the_same_deals_and_rank_by_duplicate_score(
     assert row(after_a, ana.name)["game"] == a_table["id"] and row(after_a, ana.name)["rank"] == 1
     assert row(after_a, beto.name)["finished"] is False and row(after_a, beto.name)["game"] is None
     assert row(standings(beto), ana.name)["score"] is None  # Beto has not finished yet
+    # Nor may he find Ana's game of today on her profile: its replay shows today's cards.
+    seen_by_beto = beto.http.get(f"/api/players/{ana.name}").json()["games"]
+    assert a_table["id"] not in [g["id"] for g in seen_by_beto]
+    mine = ana.http.get(f"/api/players/{ana.name}").json()["games"]
+    assert [g["daily"] for g in mine if g["id"] == a_table["id"]] == [daily.today()]
 
     asyncio.run(finish(server, b_table, beto, seed=2))
     final = scored(beto, [ana.name, beto.name])

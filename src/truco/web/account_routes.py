@@ -28,7 +28,7 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 
 from truco.variants import PRESETS
-from truco.web import people
+from truco.web import daily, people
 from truco.web.auth import COOKIE, WRONG, Auth
 from truco.web.bodies import json_object, text_field
 from truco.web.connection import hash_token
@@ -175,7 +175,8 @@ def router() -> APIRouter:
         key, generation = name_key(name), _tables(request).generation
         who = await _auth(request).signed(request)
         # A game still being played is listed to its player only: its id lets anyone watch
-        # it, and a private table is watched by invitation.
+        # it, and a private table is watched by invitation. So is a game of today's deal of
+        # the day, whose replay would show today's cards to who has not played them yet.
         own = who is not None and name_key(who.name) == key
         body = profiles.get((key, own), generation)
         if body is None:
@@ -184,8 +185,11 @@ def router() -> APIRouter:
             found = await asyncio.to_thread(people.profile, engine, key, threshold)
             if found is None:
                 raise HTTPException(404, "no such player")
-            if not own:
-                found["games"] = [g for g in found["games"] if g["result"] != "playing"]
+            if not own:  # nor a game of today's deal: its cards are today's puzzle
+                day = daily.today()
+                found["games"] = [
+                    g for g in found["games"] if g["result"] != "playing" and g["daily"] != day
+                ]
             body = _json(found)
             profiles.put((key, own), generation, body)
         return Response(body, media_type="application/json")

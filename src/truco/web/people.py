@@ -28,6 +28,7 @@ from truco.web.ratings import (
 )
 from truco.web.schema import (
     AccountRow,
+    DailyEntryRow,
     RatingHistoryRow,
     RatingRow,
     SeatRow,
@@ -294,6 +295,11 @@ def _games(conn: Connection, account_id: int, limit: int) -> list[dict[str, Any]
     ).all()
     ids = [r.id for r in rows]
     seats: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    daily = dict(
+        conn.execute(
+            select(DailyEntryRow.table_id, DailyEntryRow.day).where(DailyEntryRow.table_id.in_(ids))
+        ).all()
+    )
     if ids:
         for s in conn.execute(
             select(
@@ -327,6 +333,8 @@ def _games(conn: Connection, account_id: int, limit: int) -> list[dict[str, Any]
                 "rated": bool(r.rating_applied),
                 "seat": int(r.seat),
                 "seats": seats[r.id],
+                # the day, for a game of the deal of the day (docs/daily.md)
+                "daily": daily.get(r.id),
             }
         )
     return out
