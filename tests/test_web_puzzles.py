@@ -309,3 +309,53 @@ def test_next_says_when_there_is_no_puzzle_yet(tmp_path: Path) -> None:
         assert (
             r.status_code == 200 and r.json()["id"] is None and "no puzzles" in r.json()["detail"]
         )
+
+
+def test_a_game_of_the_deal_of_the_day_is_mined_once_its_day_is_over(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import insert, update
+
+    from truco.web.schema import AccountRow, DailyEntryRow, DailyRow, TableRow
+    from truco.web.store import SeatData, Store
+
+    store = Store(f"sqlite:///{tmp_path / 'daily.sqlite3'}")
+    now = datetime.now(UTC)
+    try:
+        with store.engine.begin() as conn:
+            Store.insert_table(
+                conn,
+                table_id="dailygame1",
+                variant="argentino",
+                players=2,
+                target=15,
+                options={},
+                seed=1,
+                bot_level="expert",
+                engine="x",
+                seats=[SeatData("human", None, "Ana", None), SeatData("bot", "expert", "B", None)],
+            )
+            conn.execute(update(TableRow).values(status="over", finished_at=now))
+            account = conn.execute(
+                insert(AccountRow).values(kind="person", name="Ana", name_key="ana", created_at=now)
+            ).inserted_primary_key
+            assert account is not None
+            conn.execute(
+                insert(DailyRow).values(
+                    day="2026-12-07",
+                    variant="argentino",
+                    players=2,
+                    target=15,
+                    seed=5,
+                    created_at=now,
+                )
+            )
+            conn.execute(
+                insert(DailyEntryRow).values(
+                    day="2026-12-07", account_id=account[0], table_id="dailygame1", started_at=now
+                )
+            )
+        assert puzzle_mining.next_game(store.engine, today="2026-12-07") is None
+        assert puzzle_mining.next_game(store.engine, today="2026-12-08") == "dailygame1"
+    finally:
+        store.close()

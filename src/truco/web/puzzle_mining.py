@@ -50,7 +50,7 @@ from truco.referee import record_of
 from truco.variants import variant_with
 from truco.web import clock, deals, lobby
 from truco.web.ratings import MU, SIGMA
-from truco.web.schema import PuzzleRow, TableRow
+from truco.web.schema import DailyEntryRow, PuzzleRow, TableRow
 from truco.web.store import TableData
 
 log = logging.getLogger("truco.web")
@@ -104,10 +104,16 @@ def game_record(data: TableData, compatible: Collection[str] = ()) -> Record | N
     return record_of(match) if match.over else None
 
 
-def next_game(engine: Engine, skip: Collection[str] = ()) -> str | None:
-    """The newest finished game not mined yet."""
+def next_game(engine: Engine, skip: Collection[str] = (), today: str | None = None) -> str | None:
+    """The newest finished game not mined yet. A game of the deal of the day waits until its
+    day is over (``today``: the UTC date now): its positions are that day's cards, which
+    people who have not played them must not see (docs/daily.md)."""
     mined = exists().where(PuzzleRow.table_id == TableRow.id)
-    query = select(TableRow.id).where(TableRow.status == "over", ~mined)
+    current = exists().where(
+        DailyEntryRow.table_id == TableRow.id,
+        DailyEntryRow.day >= (today or datetime.now(UTC).date().isoformat()),
+    )
+    query = select(TableRow.id).where(TableRow.status == "over", ~mined, ~current)
     if skip:
         query = query.where(TableRow.id.not_in(list(skip)))
     query = query.order_by(
