@@ -11,7 +11,7 @@ and how many of them the team then lost (the rivals won the envido, or the truco
 by the bazas, a no quiero to a later raise, or the mazo). Bets left undecided (the hand ended
 on the target before the truco was played out) are not counted. Of the accepted faltas, those
 that risked more than the no quiero would have given away (the falta worth more to the rivals
-than the chain's rejected points, RULES.md 5.3-5.4) are counted apart, as ``costly``: near the
+than the chain's rejected points, docs/rules.md §5.3-5.4) are counted apart, as ``costly``: near the
 end of a game a falta worth a point or two is rightly taken with any envido.
 
     .venv/bin/python benchmarks/partner_trust.py --bots heuristic,search:iterations=200 \

@@ -5,7 +5,7 @@ Each record is replayed with the engine (:func:`truco.referee.replay`) and each 
 :func:`truco.account.account_of_match`; a reason is keyed by its kind, the truco level for a
 truco, a refused truco and the mazo (1 truco .. 4 vale cuatro or joc fora, 0 none), which
 side said "no quiero" for a refusal, and ``falta`` for an envido of a falta envido
-(RULES.md 5, 6). The bot is the first seat whose name starts with ``--bot`` (default:
+(docs/rules.md §5, 6). The bot is the first seat whose name starts with ``--bot`` (default:
 ``expert``); its team is that seat's.
 
     .venv/bin/python benchmarks/points_by_reason.py RECORDS_DIR [--bot expert] [--json]

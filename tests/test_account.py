@@ -8,7 +8,7 @@
   its fields exactly.
 - Properties over random games in every setup: reasons add up to each hand's points (the
   referee's view and every seat's), and the account built from a seat's observation never
-  names a hidden card nor an envido value covered by silence or "son buenas" (RULES.md 10).
+  names a hidden card nor an envido value covered by silence or "son buenas" (docs/rules.md §10).
 """
 
 from __future__ import annotations

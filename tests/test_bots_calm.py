@@ -1,5 +1,5 @@
 """Bets that change nothing are not made (issue 10): in the unlimited envido chain of espanol
-(RULES.md 5.2) the bots raised "envido" over and over, 20 to 79 times in a hand, because the
+(docs/rules.md §5.2) the bots raised "envido" over and over, 20 to 79 times in a hand, because the
 play-outs refused raises whose refusal gave the rivals the game, and an exact tie between a
 raise and "quiero" went to the raise."""
 
@@ -20,7 +20,7 @@ WEAK = ["4c 6o 12b", "7e 7c 3e"]  # p0: 6 of envido
 
 
 def test_the_playouts_take_an_envido_whose_refusal_gives_the_rivals_the_game() -> None:
-    # Refused, envido-envido gives the callers the 2 of the first envido (RULES.md 5.3).
+    # Refused, envido-envido gives the callers the 2 of the first envido (docs/rules.md §5.3).
     m = match_after("argentino", WEAK, ["p0 envido", "p1 envido"], score=[0, 28])
     assert m.hand.actor == 0
     assert rollout_action(m.hand) == QUIERO  # 28 + 2 = 30: no quiero loses the game

@@ -1,7 +1,7 @@
 """``expert:envido=odds``: the play-outs answer an envido call by what it stakes
 (:func:`truco.bots.rollout.answer_envido_by_odds`), not by a fixed threshold. Measured in
 espanol 4 records (issue 10), both searching bots raised the unlimited envido chain
-(RULES.md 5.2) about five times a hand, with 17 of envido on average, because the play-outs'
+(docs/rules.md §5.2) about five times a hand, with 17 of envido on average, because the play-outs'
 threshold refused a raise however much a "no quiero" gave away."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ DUEL = ["7e 7c 3e", "4c 6o 12b"]  # p0 27 of envido, p1 6
 
 
 def test_a_long_chain_is_taken_with_little_the_threshold_refused_it() -> None:
-    # Seven envidos: 14 points accepted, 12 refused (RULES.md 5.3). p3 holds 4 of envido.
+    # Seven envidos: 14 points accepted, 12 refused (docs/rules.md §5.3). p3 holds 4 of envido.
     hand = match_after("espanol", TABLE, CHAIN[:7], players=4).hand
     assert hand.actor == 3
     assert rollout_action(hand) == NO_QUIERO  # 4 < 23
@@ -38,7 +38,7 @@ def test_an_opening_envido_is_refused_with_nothing() -> None:
 
 
 def test_a_falta_that_is_the_game_is_refused_where_the_threshold_took_it() -> None:
-    # At 0-0 in argentino a falta envido accepted is the game (RULES.md 5.4); 27 against a
+    # At 0-0 in argentino a falta envido accepted is the game (docs/rules.md §5.4); 27 against a
     # falta, read as strong, wins about 40%: the threshold (26) takes it, the odds do not.
     hand = match_after("argentino", DUEL[::-1], ["p0 falta-envido"]).hand
     assert rollout_action(hand) == QUIERO

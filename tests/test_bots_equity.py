@@ -137,7 +137,7 @@ def test_the_duel_count_gives_the_engines_answer() -> None:
 
 
 def test_what_the_rules_force_comes_before_a_counted_answer() -> None:
-    """At a flor table a truco answer waits for the flor (RULES.md 11.3): the play-out sings
+    """At a flor table a truco answer waits for the flor (docs/rules.md §11.3): the play-out sings
     or answers it by the rules first, as :func:`truco.bots.rollout.open_choices` says."""
     rules = find_variant("argentino", players=2, flor=True)
     rng = random.Random(3)

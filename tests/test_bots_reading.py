@@ -87,7 +87,7 @@ def test_team_tables_and_other_moves_are_read_as_the_sampler_reads_them() -> Non
 
 
 def _answer(infer: str) -> int:
-    # 0-0: the falta is the game (RULES.md 5.4). p0's 27 faces a raise of its real envido to
+    # 0-0: the falta is the game (docs/rules.md §5.4). p0's 27 faces a raise of its real envido to
     # the falta: read by the sampler's curve, so many weak hands are left to the raiser that
     # expert takes it (probed with 450 deals: quiero 0.51 to win the match, no quiero 0.45);
     # read by the measured rates it refuses (quiero 0.20).
@@ -218,7 +218,7 @@ def test_a_model_reads_the_falta_by_the_rates_and_keeps_every_other_move() -> No
 
 
 def _facing_falta(infer: str, seed: int) -> int:
-    # 0-0, so the falta is the game (RULES.md 5.4): p0 opens it, p1 holds 23 (3e 12e: 3 + 20)
+    # 0-0, so the falta is the game (docs/rules.md §5.4): p0 opens it, p1 holds 23 (3e 12e: 3 + 20)
     match = match_after("argentino", ["4b 7c 1c", "3e 7o 12e"], ["p0 falta-envido"])
     bot = make_bot("expert", seed=seed, iterations=200, infer=infer, model="evidence", edge=0)
     assert isinstance(bot, ExpertBot)

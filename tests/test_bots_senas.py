@@ -1,4 +1,4 @@
-"""Bots and RULES.md 11: they signal their real cards (mostly), read señas through the
+"""Bots and docs/rules.md §11: they signal their real cards (mostly), read señas through the
 sampler, and sing and answer flores."""
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_a_falta_caller_is_read_as_strong_and_a_partners_sena_counts() -> None:
     obs = m.observation(1)
     signalled = dataclasses.replace(
         obs, rules=rules, moves=(Move(3, SENA_ENVIDO), *obs.moves)
-    )  # partner seat 3 tilted its head: good envido (RULES.md 11.1)
+    )  # partner seat 3 tilted its head: good envido (docs/rules.md §11.1)
     assert team_envido_known(signalled) == 27
     assert envido_support(signalled) > called
     assert envido_support(signalled, read_senas=False) == called

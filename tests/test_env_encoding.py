@@ -1,6 +1,6 @@
 """The observation tensor of the research adapters (truco.env.encoding, layout version 1).
 
-The central property (RULES.md 10): a seat's tensor is a function of what that seat may
+The central property (docs/rules.md §10): a seat's tensor is a function of what that seat may
 know. Re-dealing the hidden cards of the other seats, with the same public history, must
 leave it unchanged; changing the seat's own cards must not.
 """

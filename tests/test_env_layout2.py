@@ -1,5 +1,5 @@
 """Layout version 2 of the research environments: the actions and observation of señas, "a
-ley de juego" and flor (RULES.md 11), with the standard checks of each library."""
+ley de juego" and flor (docs/rules.md §11), with the standard checks of each library."""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def test_expert_is_deterministic_for_a_seed() -> None:
 
 def test_expert_sees_only_its_observation() -> None:
     """Two deals that differ only in the rival's cards give the same observation, so the
-    same action: the bot cannot read what the seat cannot see (RULES.md 10)."""
+    same action: the bot cannot read what the seat cannot see (docs/rules.md §10)."""
     rules = find_variant("argentino")
     mine = (0, 1, 2)  # 1e 2e 3e
     actions = []

@@ -1,4 +1,4 @@
-"""Malformed and hostile records given to ``truco replay`` (NOTATION.md).
+"""Malformed and hostile records given to ``truco replay`` (docs/records.md).
 
 Whatever the file holds, the command either referees it (exit 0, one JSON object on stdout)
 or refuses it cleanly: exit status 1, nothing on stdout, exactly one line on stderr that
@@ -48,7 +48,7 @@ def referee(path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, s
 
 
 def assert_refused(code: int, out: str, err: str, hand: int | None = None) -> str:
-    """The clean failure of NOTATION.md; returns the message after ``error: ``."""
+    """The clean failure of docs/records.md; returns the message after ``error: ``."""
     assert code == 1, f"exit status {code}, stdout {out[:200]!r}"
     assert out == "", f"stdout: {out[:200]!r}"
     assert "Traceback" not in err
@@ -62,7 +62,7 @@ def assert_refused(code: int, out: str, err: str, hand: int | None = None) -> st
 
 
 def assert_refereed(code: int, out: str, err: str, variant: str) -> dict[str, Any]:
-    """Exit 0 with one JSON object of NOTATION.md's keys on stdout."""
+    """Exit 0 with one JSON object of docs/records.md's keys on stdout."""
     assert code == 0, err[:300]
     assert err == ""
     assert out.endswith("\n") and out.count("\n") == 1
@@ -454,8 +454,9 @@ def test_one_player_table_does_not_hang_the_referee(tmp_path):
 
 
 def test_player_count_of_a_preset_cannot_be_overridden(tmp_path, capsys):
-    """Engine bug: argentino is played by 2, 4 or 6 (RULES.md 7) and ``players = 3`` is refused,
-    but ``[rules] player_counts = [3]`` (not a RULES.md option) lifts the check, and the record
+    """Engine bug: argentino is played by 2, 4 or 6 (docs/rules.md §7) and ``players = 3`` is
+    refused,
+    but ``[rules] player_counts = [3]`` (not a docs/rules.md option) lifts the check, and the record
     is refereed at a three-player table with teams of two and one. Expected: refused."""
     path = write(
         tmp_path,

@@ -1,9 +1,9 @@
-"""Property tests over random legal playouts (STYLE.md lesson 9).
+"""Property tests over random legal playouts.
 
 Every preset at every player count is played from a seed, with each choice among the legal
 actions drawn by Hypothesis (so a failure shrinks to a short sequence of choices). The
 properties: matches terminate with a winner; illegal actions are refused with a reason and
-change nothing; points add up to the score; no observation shows a card that RULES.md 10
+change nothing; points add up to the score; no observation shows a card that docs/rules.md §10
 hides; records of matches round-trip through text and the referee; play is deterministic.
 """
 
@@ -37,10 +37,10 @@ from truco.records import dumps, loads
 from truco.referee import record_of, replay
 from truco.variants import PRESETS, Rules
 
-#: The records of NOTATION.md's examples, in the shared folder next to the repository.
+#: The example records of the project (``examples/``).
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLE_RECORDS = sorted(EXAMPLES_DIR.glob("*.truco"))
-#: Every setup with the options of RULES.md 11 on where they apply: a ley de juego everywhere,
+#: Every setup with the options of docs/rules.md §11 on where they apply: a ley de juego everywhere,
 #: señas in team games, flor in argentino (and argentino's house flor: worth 4, must be sung).
 OPTION_SETS = {
     "options": lambda preset, n: {
@@ -103,7 +103,7 @@ FAST = settings(
 
 
 def rules_for(name: str, players: int) -> Rules:
-    """The rules of a setup: a preset, or ``preset+options`` with RULES.md 11 on."""
+    """The rules of a setup: a preset, or ``preset+options`` with docs/rules.md §11 on."""
     name, _, key = name.partition("+")
     if not key:
         return find_variant(name, players=players)
@@ -140,7 +140,7 @@ def play(
 
 
 def expected_score(match: Match) -> tuple[list[int], list[int]]:
-    """The score and camas rebuilt from the start and the hands' points (RULES.md 7).
+    """The score and camas rebuilt from the start and the hands' points (docs/rules.md §7).
 
     Within a cama the score is the starting score plus every hand's points; the hand after a
     cama was won starts again at 0-0. Also checks each hand's points on the way.
@@ -261,7 +261,7 @@ def check_illegal(match: Match) -> None:
             and not hand.over
             and not hand.truco_pending
             and hand.envido_state != ENVIDO_PENDING
-            and any(x < 40 for x in legal)  # no flor call is waiting (RULES.md 11.3)
+            and any(x < 40 for x in legal)  # no flor call is waiting (docs/rules.md §11.3)
         ):
             own = hand.dealt[hand.actor]
             expected = "was already played" if a in own else "does not hold"
@@ -346,7 +346,7 @@ CARD_NAME = re.compile(r"(?<![0-9A-Za-z])(?:1[0-2]|[1-7])[eboc](?![0-9A-Za-z])")
 
 
 def check_hidden(match: Match, played: set[int]) -> None:
-    """RULES.md 10 for every seat: only its own cards, played cards and shown cards."""
+    """docs/rules.md §10 for every seat: only its own cards, played cards and shown cards."""
     log = match.hands[-1]
     dealt = log.cards
     in_deal = {c for cs in dealt for c in cs}
@@ -356,7 +356,7 @@ def check_hidden(match: Match, played: set[int]) -> None:
         obs = match.observation(seat)
         visible = set(dealt[seat]) | played | shown
         leaked = [NAMES[c] for c in card_ids(obs) if c not in visible]
-        assert not leaked, f"p{seat} sees {leaked}, hidden by RULES.md 10"
+        assert not leaked, f"p{seat} sees {leaked}, hidden by docs/rules.md §10"
         assert obs.seen_cards() <= visible
         assert set(obs.hand) == set(dealt[seat]) - played
         for s, v in obs.statements:
@@ -373,7 +373,7 @@ def check_hidden(match: Match, played: set[int]) -> None:
 
 
 def seen_senas(match: Match, seat: int, log: HandLog | None = None) -> list[Move]:
-    """RULES.md 11.1: the señas ``seat`` may know of: all of its team's, and the opponents' it
+    """docs/rules.md §11.1: the señas ``seat`` may know of: all of its team's, and the opponents' it
     caught (marked as caught by it); never one it did not see."""
     if log is None:
         codes, catches = match.hand_moves(), match.hand_catches()
@@ -447,7 +447,7 @@ def test_observation_is_the_same_whatever_the_hidden_cards(name, players, data, 
         if code is not None:
             if code & 63 in FLOR_CALLS or (rules.flor and code & 63 not in other.legal_actions()):
                 # A flor sung tells of the singer's cards; a flor dealt in the other deal
-                # (one that must be sung) changes what its holder may do (RULES.md 11.3).
+                # (one that must be sung) changes what its holder may do (docs/rules.md §11.3).
                 break
             assert other.turn == base.turn == code >> 6
             caught = tuple(s for s in range(players) if catches.get(i, 0) >> s & 1)
@@ -462,7 +462,7 @@ SENA_CONFIGS = [(name, n) for name, n in CONFIGS if rules_for(name, n).senas]
 @FAST
 @given(data=st.data(), seed=SEEDS, card_bias=CARD_BIAS)
 def test_nobody_learns_of_a_sena_they_did_not_see(name, players, data, seed, card_bias):
-    """RULES.md 11.1 and 10: replay a hand without the señas one seat did not see (the
+    """docs/rules.md §11.1 and 10: replay a hand without the señas one seat did not see (the
     opponents' it did not catch), and that seat's observation is the same at every step."""
     rules = rules_for(name, players)
     match = Match(rules, seed=seed)
@@ -492,7 +492,7 @@ def test_nobody_learns_of_a_sena_they_did_not_see(name, players, data, seed, car
 
 
 def check_envido(hand: Hand) -> None:
-    """RULES.md 5.5 on a compared envido: the stated values are the real ones, nobody speaks
+    """docs/rules.md §5.5 on a compared envido: the stated values are the real ones, nobody speaks
     twice, the winner has the best value of those still in (ties to the mano), and the winner's
     team holds the best statement."""
     if not hand.said:
@@ -640,7 +640,8 @@ PICA_PICA_TABLES = [
 def test_pica_pica_kind_follows_the_cama_score(
     name: str, options: dict[str, object], seed: int, card_bias: float
 ) -> None:
-    """RULES.md 8 at 6 players, any target, with camas: a hand's kind depends only on the score
+    """docs/rules.md §8 at 6 players, any target, with camas: a hand's kind depends only on the
+    score
     of the cama before it and the kind of the hand before it (redondos below 5 and from
     target - 5, alternation between), so every history reaching a score plays the same kind."""
     from truco.match import PICA_PICA, REDONDO

@@ -1,4 +1,4 @@
-"""RULES.md 4 "who answers" with ``answer_seats`` (docs/decisions.md): seats that answer the
+"""docs/rules.md §4 "who answers" with ``answer_seats`` (docs/decisions.md): seats that answer the
 calls made to their team, so that a person's bot partner never answers on their behalf."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_an_answer_seat_gone_to_the_mazo_leaves_the_answer_to_the_usual_answerer
     assert points("argentino", cards, actions, players=4, rules=rules) == [0, 1]
     before = ["p0 4e", "p1 1e", "p2 mazo", "p3 4c", "p1 truco"]
     assert match_after("argentino", cards, before, players=4).turn == 0
-    rules = {"answer_seats": [2]}  # seat 2 is gone: seat 0 answers, as RULES.md 4 says
+    rules = {"answer_seats": [2]}  # seat 2 is gone: seat 0 answers, as docs/rules.md §4 says
     assert match_after("argentino", cards, before, players=4, rules=rules).turn == 0
 
 

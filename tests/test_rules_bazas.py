@@ -1,4 +1,4 @@
-"""RULES.md 3: the hand's three bazas, pardas, team ties and who leads."""
+"""docs/rules.md §3: the hand's three bazas, pardas, team ties and who leads."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md 1 (cards), 2 (seats, teams, mano) and 9 (dealing)."""
+"""docs/rules.md §1 (cards), 2 (seats, teams, mano) and 9 (dealing)."""
 
 from __future__ import annotations
 

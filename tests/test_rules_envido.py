@@ -1,4 +1,4 @@
-"""RULES.md 5: the envido window, chains, "no quiero", the falta and the statements."""
+"""docs/rules.md §5: the envido window, chains, "no quiero", the falta and the statements."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md 6 (the mazo), 7 (score, game, camas) and 8 (pica-pica)."""
+"""docs/rules.md §6 (the mazo), 7 (score, game, camas) and 8 (pica-pica)."""
 
 from __future__ import annotations
 

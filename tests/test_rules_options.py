@@ -1,4 +1,4 @@
-"""RULES.md 11: señas (11.1), "a ley de juego" (11.2) and flor (11.3), one test per clause.
+"""docs/rules.md §11: señas (11.1), "a ley de juego" (11.2) and flor (11.3), one test per clause.
 
 Scenario records of the same rules are in tests/records/11_*.truco (and invalid/11_*).
 """
@@ -219,7 +219,7 @@ def test_11_2_each_part_is_scored_as_if_called_alone() -> None:
         "p0 a-ley-de-juego",
         "p1 quiero",
     )
-    assert m.score == [20, 28]  # the falta: 30 - 20 = 10 to team 1 (RULES.md 5.4)
+    assert m.score == [20, 28]  # the falta: 30 - 20 = 10 to team 1 (docs/rules.md §5.4)
     act(m, "p1 no-quiero")
     assert m.score == [21, 28]  # the truco rejected: 1 to the caller's team
 

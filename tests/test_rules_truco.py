@@ -1,4 +1,4 @@
-"""RULES.md 4: the truco ladder, who calls, who answers, who may raise."""
+"""docs/rules.md §4: the truco ladder, who calls, who answers, who may raise."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def stored(database: str, table_id: str) -> TableData:
 
 
 def check_views(data: TableData, player: Player) -> int:
-    """No view this player got shows a card its seat may not see (RULES.md 10)."""
+    """No view this player got shows a card its seat may not see (docs/rules.md §10)."""
     rules = variant_with(
         data.variant, {**data.options, "players": data.players, "target": data.target}
     )

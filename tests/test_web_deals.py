@@ -66,7 +66,7 @@ def check_deal_messages(
             if e["seed"] is None:
                 continue
             # The seed deals every card of its hand: it goes out with (just before) the
-            # first state in which the hand may be revealed (RULES.md 10), never sooner.
+            # first state in which the hand may be revealed (docs/rules.md §10), never sooner.
             oracle = replayed(fresh(), actions, after["seq"])
             assert hand in offered_hands(oracle), f"seed {hand} sent at seq {after['seq']}"
             assert oracle.over or hand < len(oracle.hands)

@@ -1,4 +1,4 @@
-"""RULES.md 10 over the wire: many random games through the WebSocket protocol, and no
+"""docs/rules.md §10 over the wire: many random games through the WebSocket protocol, and no
 message to any seat or spectator ever names a card that seat may not see.
 
 Human seats are played by this test (a random legal action from the seat's own view), the
@@ -187,7 +187,7 @@ def test_hands_are_offered_only_when_every_card_was_seen(server: LiveServer) -> 
     asyncio.run(run())
 
 
-# Señas (RULES.md 11.1) over the wire: 2v2 tables with señas, played by humans and bots.
+# Señas (docs/rules.md §11.1) over the wire: 2v2 tables with señas, played by humans and bots.
 SENA_GAMES = [
     ("argentino", "hbhb", 15, "heuristic"),
     ("espanol", "hhbb", 15, "heuristic"),

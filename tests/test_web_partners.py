@@ -37,7 +37,7 @@ def test_the_person_answers_the_call_not_the_bot_partner(
     server: LiveServer, players: int, call: str
 ) -> None:
     # seat 0 (a person) and seat 2 (a bot) are partners; seat 1, a person, calls after seat
-    # 0's card: by RULES.md 4 as written, the bot in seat 2 would answer
+    # 0's card: by docs/rules.md §4 as written, the bot in seat 2 would answer
     seats = ["human", "human"] + ["bot"] * (players - 2)
     table = server.create("espanol", seats)
     live = server.table(table["id"])

@@ -1,5 +1,5 @@
 """Helpers for the web tests: a live server in a thread, a WebSocket client, a throwaway
-PostgreSQL cluster, and an oracle of which cards each seat may see (RULES.md 10)."""
+PostgreSQL cluster, and an oracle of which cards each seat may see (docs/rules.md §10)."""
 
 from __future__ import annotations
 

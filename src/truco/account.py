@@ -1,11 +1,11 @@
-"""The hand told once: its events in order and every point with its reason (RULES.md 3-8).
+"""The hand told once: its events in order and every point with its reason (docs/rules.md §3-8).
 
 An :class:`Account` is built from what the engine recorded, never by applying the rules
 again: the bazas' winners come from the hand (``bazas_won``), the points and their facts
 (truco level, envido chain and winner, the falta's value when scored, the mazo penalty,
 the target cap, a cama or the game) from its :class:`~truco.reasons.Reason` list.
 
-- :func:`account_of_observation`: what one seat may know now (RULES.md 10): its own cards,
+- :func:`account_of_observation`: what one seat may know now (docs/rules.md §10): its own cards,
   the public moves, statements and shown cards. It never names a hidden card or value.
 - :func:`account_of_match`: the referee's full view of one hand of a match (all the cards
   dealt and every envido value), as ``truco replay --explain`` tells it.
@@ -58,8 +58,8 @@ ANSWER = "answer"  # ``seat`` says ``action`` (quiero / no quiero) to ``about``
 MAZO_EVENT = "mazo"  # ``seat`` goes to the mazo
 STATEMENT = "statement"  # ``seat`` states ``value`` (None: "son buenas")
 BAZA = "baza"  # baza ``number`` ends, won by ``winner`` (-1: parda)
-SHOWN = "shown"  # ``seat`` shows ``cards`` (the envido winner, RULES.md 5.5)
-SENA = "sena"  # ``seat`` makes the seña ``action``; ``seats``: who caught it (RULES.md 11.1)
+SHOWN = "shown"  # ``seat`` shows ``cards`` (the envido winner, docs/rules.md §5.5)
+SENA = "sena"  # ``seat`` makes the seña ``action``; ``seats``: who caught it (docs/rules.md §11.1)
 
 #: What an answer or a raise answers.
 ABOUT_TRUCO = "truco"
@@ -74,7 +74,7 @@ class Event:
     ``about`` says, for an answer, which call it answers (``truco`` or ``envido``: when
     both wait, the envido is answered first); for a truco call, ``truco`` when it is a raise
     given as the answer ("quiero retruco"); for an envido call, ``truco`` when it is called
-    over a pending truco ("el envido está primero", RULES.md 5.1). ``raise_`` marks an envido
+    over a pending truco ("el envido está primero", docs/rules.md §5.1). ``raise_`` marks an envido
     call that raises an envido (valenciano "torne").
     """
 
@@ -212,12 +212,12 @@ def _events(
             envido_pending = True
         elif action in SENAS:
             out.append(Event(SENA, seat, action, seats=move.caught_by))
-        elif action == A_LEY_DE_JUEGO:  # RULES.md 11.2: truco and falta envido at once
+        elif action == A_LEY_DE_JUEGO:  # docs/rules.md §11.2: truco and falta envido at once
             out.append(Event(CALL, seat, action))
             truco_pending = 1
             chain.append(FALTA_ENVIDO)
             envido_pending = True
-        elif action in (FLOR, CON_FLOR_ME_ACHICO):  # RULES.md 11.3: the envido is void
+        elif action in (FLOR, CON_FLOR_ME_ACHICO):  # docs/rules.md §11.3: the envido is void
             out.append(Event(CALL, seat, action))
             envido_pending = False
         elif action in (CONTRAFLOR, CONTRAFLOR_AL_RESTO):
@@ -289,7 +289,7 @@ def account_of_public(rules: Rules, public: PublicHand, *, viewer: int = -1) -> 
 
 
 def account_of_observation(obs: Observation) -> Account:
-    """The account of the hand in play as seat ``obs.seat`` knows it (RULES.md 10)."""
+    """The account of the hand in play as seat ``obs.seat`` knows it (docs/rules.md §10)."""
     n = obs.rules.players
     mine = own_cards(obs)
     cards = tuple(mine if s == obs.seat else () for s in range(n))
@@ -367,16 +367,17 @@ def own_cards(obs: Observation) -> tuple[int, ...]:
 
 
 def own_envido(obs: Observation) -> int:
-    """The envido value of the observing seat's three cards (RULES.md 1.2); -1 without cards."""
+    """The envido value of the observing seat's three cards (docs/rules.md §1.2); -1 without
+    cards."""
     cards = own_cards(obs)
     return envido_value(cards) if len(cards) == 3 else -1
 
 
 @dataclass(frozen=True, slots=True)
 class Stake:
-    """What a pending call is worth now (RULES.md 4, 5.2-5.4).
+    """What a pending call is worth now (docs/rules.md §4, 5.2-5.4).
 
-    Every figure is what would be scored, after the target cap (RULES.md 7).
+    Every figure is what would be scored, after the target cap (docs/rules.md §7).
     ``quiero``: the points the bet is worth if accepted, to team 0 and to team 1 should
     they win it (they differ for joc fora, the cama, and for a falta under ``leader_or_game``
     while both teams are in the malas). ``no_quiero``: what the caller's team scores at once
@@ -408,7 +409,7 @@ def truco_stake(obs: Observation) -> Stake | None:
     rules = obs.rules
     score = obs.score
 
-    def room(team: int, points: int) -> int:  # the target cap (RULES.md 7)
+    def room(team: int, points: int) -> int:  # the target cap (docs/rules.md §7)
         return min(points, rules.target - score[team])
 
     level = obs.truco_pending
@@ -435,7 +436,7 @@ def envido_stake(obs: Observation) -> Stake | None:
     rules = obs.rules
     score = obs.score
 
-    def room(team: int, points: int) -> int:  # the target cap (RULES.md 7)
+    def room(team: int, points: int) -> int:  # the target cap (docs/rules.md §7)
         return min(points, rules.target - score[team])
 
     if not obs.envido_chain:
@@ -470,7 +471,7 @@ def _last_caller(moves: Sequence[Move], low: int, high: int) -> int:
 
 
 def truco_worth(level: int) -> int:
-    """What the hand is worth to its truco winner with ``level`` accepted (RULES.md 4): 1
+    """What the hand is worth to its truco winner with ``level`` accepted (docs/rules.md §4): 1
     without an accepted bet, 2 truco, 3 retruco, 4 vale cuatro; -1 for joc fora, the cama."""
     return -1 if level >= 4 else level + 1
 

@@ -105,7 +105,7 @@ CALL_WORDS: Final[dict[str, dict[int | str, str]]] = {
     },
 }
 
-#: Each seña (RULES.md 11.1) in words: the gesture as a control says it to the person, the
+#: Each seña (docs/rules.md §11.1) in words: the gesture as a control says it to the person, the
 #: gesture as a seat makes it, and what it means (seed 000 §15).
 SENA_WORDS: Final[dict[str, dict[int, tuple[str, str, str]]]] = {
     "es": {

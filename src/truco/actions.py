@@ -1,4 +1,4 @@
-"""Actions as small ints, and their record tokens (NOTATION.md).
+"""Actions as small ints, and their record tokens (docs/records.md).
 
 An action is an ``int``: 0..39 plays that card (see :mod:`truco.cards`), the rest are calls.
 The seat that acts is always the one whose turn it is, so the int alone is the action; the
@@ -31,7 +31,7 @@ FALTA_ENVIDO: Final = 46
 QUIERO: Final = 47
 NO_QUIERO: Final = 48
 MAZO: Final = 49
-#: The señas of RULES.md 11.1 (50..58), "a ley de juego" (11.2) and the flor calls (11.3).
+#: The señas of docs/rules.md §11.1 (50..58), "a ley de juego" (11.2) and the flor calls (11.3).
 SENA_1E: Final = 50
 SENA_1B: Final = 51
 SENA_7E: Final = 52
@@ -47,12 +47,12 @@ CONTRAFLOR: Final = 61
 CONTRAFLOR_AL_RESTO: Final = 62
 CON_FLOR_ME_ACHICO: Final = 63
 SENAS: Final = tuple(range(SENA_1E, SENA_ENVIDO + 1))
-#: The actions of the rule options off by default (RULES.md 11): 50 and above.
+#: The actions of the rule options off by default (docs/rules.md §11): 50 and above.
 FIRST_OPTION_ACTION: Final = SENA_1E
 #: Number of distinct actions: a fixed action space for environments (a move packs its action
 #: in 6 bits, ``seat << 6 | action``, so there are at most 64).
 NUM_ACTIONS: Final = 64
-#: The actions of the game without the options of RULES.md 11 (0..49): the action space of
+#: The actions of the game without the options of docs/rules.md §11 (0..49): the action space of
 #: the environments' layout 1.
 CLASSIC_ACTIONS: Final = 50
 
@@ -107,7 +107,7 @@ _CAUGHT: Final = "caught-by"
 
 
 def is_sena(action: Action) -> bool:
-    """Whether ``action`` is a seña (RULES.md 11.1)."""
+    """Whether ``action`` is a seña (docs/rules.md §11.1)."""
     return SENA_1E <= action <= SENA_ENVIDO
 
 
@@ -146,7 +146,7 @@ def parse_token(text: str) -> Action:
 class Move:
     """An action by a seat, as written in records: ``p1 retruco``.
 
-    A seña also names the opponents who caught it (RULES.md 11.1), in seat order:
+    A seña also names the opponents who caught it (docs/rules.md §11.1), in seat order:
     ``p1 sena-1e caught-by p0,p2``; ``caught_by`` is empty for every other action.
 
     >>> m = Move.parse("p1 seña-1e caught-by p2,p0")

@@ -1,4 +1,4 @@
-"""Spanish cards as small ints, the decks, the truco order and envido values (RULES.md 1).
+"""Spanish cards as small ints, the decks, the truco order and envido values (docs/rules.md §1).
 
 A card is an ``int`` from 0 to 39: ``suit * 10 + rank_index``, with suits in the order
 espadas, bastos, oros, copas and ranks 1-7, 10, 11, 12. The engine works on these ints and
@@ -31,12 +31,12 @@ RANK: Final[tuple[int, ...]] = tuple(RANKS[c % 10] for c in range(40))
 NAMES: Final[tuple[str, ...]] = tuple(f"{RANK[c]}{SUITS[SUIT[c]]}" for c in range(40))
 BY_NAME: Final[dict[str, Card]] = {n: c for c, n in enumerate(NAMES)}
 
-#: A card's envido value: its rank for 1-7, 0 for the figures (RULES.md 1.2).
+#: A card's envido value: its rank for 1-7, 0 for the figures (docs/rules.md §1.2).
 ENVIDO: Final[tuple[int, ...]] = tuple(r if r <= 7 else 0 for r in RANK)
 
 
 def _strength(card: Card) -> int:
-    """Truco order class, higher wins (RULES.md 1.1); equal classes tie."""
+    """Truco order class, higher wins (docs/rules.md §1.1); equal classes tie."""
     rank, suit = RANK[card], SUITS[SUIT[card]]
     top = {(1, "e"): 13, (1, "b"): 12, (7, "e"): 11, (7, "o"): 10}
     if (rank, suit) in top:
@@ -86,7 +86,7 @@ def _deck(excluded: Iterable[str]) -> tuple[Card, ...]:
     return tuple(c for c in range(40) if c not in out)
 
 
-#: The decks by their RULES.md option value.
+#: The decks by their docs/rules.md option value.
 DECKS: Final[dict[str, tuple[Card, ...]]] = {
     "40": tuple(range(40)),
     "36": _deck(f"10{s}" for s in SUITS),
@@ -123,7 +123,8 @@ DECKS: Final[dict[str, tuple[Card, ...]]] = {
 
 
 def envido_value(cards: Sequence[Card]) -> int:
-    """The envido of a hand (RULES.md 1.2): 20 plus the two best of one suit, else the best card.
+    """The envido of a hand (docs/rules.md §1.2): 20 plus the two best of one suit, else the best
+    card.
 
     >>> envido_value(parse_hand("3e 4b 7e")), envido_value(parse_hand("4o 4e 12c"))
     (30, 4)
@@ -163,7 +164,7 @@ def _envido_value(cards: Sequence[Card]) -> int:
 def envido_cards(cards: Sequence[Card]) -> tuple[Card, ...]:
     """The cards that make up a hand's envido: the pair of one suit, or the single best card.
 
-    These are the cards the envido winner shows at the end of the hand (RULES.md 5.5).
+    These are the cards the envido winner shows at the end of the hand (docs/rules.md §5.5).
 
     >>> [name(c) for c in envido_cards(parse_hand("3e 4b 7e"))]
     ['7e', '3e']

@@ -1,4 +1,4 @@
-"""Envido arithmetic: chain values, the falta envido, and the statements (RULES.md 5.2-5.5).
+"""Envido arithmetic: chain values, the falta envido, and the statements (docs/rules.md §5.2-5.5).
 
 These are pure functions over small ints; :mod:`truco.hand` calls them when a chain is
 answered or compared.
@@ -44,7 +44,7 @@ def accepted_points(chain: Sequence[int], falta: int) -> int:
 
 
 def falta_points(score: Sequence[int], winner: int, target: int, rule: str, fixed: int = 0) -> int:
-    """Value of an accepted falta envido won by team ``winner`` (RULES.md 5.4).
+    """Value of an accepted falta envido won by team ``winner`` (docs/rules.md §5.4).
 
     ``leader``: what the team ahead still needs. ``leader_or_game``: the same, except that
     while both teams are in the malas (score <= target/2) the winner reaches the target.
@@ -66,7 +66,7 @@ def falta_points(score: Sequence[int], winner: int, target: int, rule: str, fixe
 def statements(
     values: Sequence[int], teams: Sequence[int], order: Sequence[int]
 ) -> tuple[list[tuple[int, int | None]], int]:
-    """The envido statements of RULES.md 5.5 and the winning position.
+    """The envido statements of docs/rules.md §5.5 and the winning position.
 
     ``order`` lists the positions still in the hand, from the mano; a smaller index in it is
     closer to the mano. Returns ``[(position, value or None for "son buenas"), ...]`` in the

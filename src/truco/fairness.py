@@ -13,7 +13,7 @@ anyone can check it in any language:
   uniform whole number below *k* read from the byte stream ``SHA-256(seed + counter)``
   (counter as 8 big-endian bytes, from 0), 4 bytes at a time as a big-endian number, drawing
   again while the number is at or above ``2**32 - 2**32 % k``. The first ``3 * players``
-  cards of the shuffled deck are dealt one at a time in seat order from the mano (RULES.md 9).
+  cards of the shuffled deck are dealt one at a time in seat order from the mano (docs/rules.md §9).
 
 >>> seed = hand_seed(b"table secret", "t1", 1)
 >>> len(commitment("t1", 1, seed)), verify_commitment("t1", 1, seed, commitment("t1", 1, seed))

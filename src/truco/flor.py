@@ -1,4 +1,4 @@
-"""Flor (RULES.md 11.3): three cards of one suit, their value, and what the flor calls score.
+"""Flor (docs/rules.md §11.3): three cards of one suit, their value, and what the flor calls score.
 
 >>> from truco.cards import parse_hand
 >>> has_flor(parse_hand("1e 7e 12e")), has_flor(parse_hand("1e 7e 12c"))
@@ -16,7 +16,7 @@ from typing import Final
 
 from truco.cards import ENVIDO, SUIT
 
-#: A contraflor accepted: the best flor's team scores this (RULES.md 11.3).
+#: A contraflor accepted: the best flor's team scores this (docs/rules.md §11.3).
 CONTRAFLOR_WON: Final = 6
 #: "Con flor me achico": the first flor's team scores this.
 ACHICO: Final = 4
@@ -32,7 +32,7 @@ def has_flor(cards: Sequence[int]) -> bool:
 
 
 def flor_value(cards: Sequence[int]) -> int:
-    """20 plus the envido values of the three cards (RULES.md 11.3)."""
+    """20 plus the envido values of the three cards (docs/rules.md §11.3)."""
     return 20 + ENVIDO[cards[0]] + ENVIDO[cards[1]] + ENVIDO[cards[2]]
 
 

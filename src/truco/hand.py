@@ -1,4 +1,4 @@
-"""One hand: three bazas, the truco ladder, the envido chain and the mazo (RULES.md 3-6).
+"""One hand: three bazas, the truco ladder, the envido chain and the mazo (docs/rules.md §3-6).
 
 This is the hot path of every bot and simulation, so it is written plainly: positions and
 cards are small ints, the legal actions of the state are computed once and cached, and
@@ -6,7 +6,7 @@ cards are small ints, the legal actions of the state are computed once and cache
 *position*: 0 is the hand's mano, then playing order; :attr:`Hand.seat_of` maps positions to
 table seats (a pica-pica duel is a hand of two positions).
 
-Only one player may act at any moment (RULES.md 4: one answerer per call), so an action
+Only one player may act at any moment (docs/rules.md §4: one answerer per call), so an action
 needs no seat: it is always the :attr:`Hand.actor`'s.
 """
 
@@ -110,7 +110,7 @@ class Hand:
     """The state of one hand, from the deal to its last point.
 
     ``deal`` holds each position's three cards (position 0 is the mano); ``score`` is the
-    match's score list, which the hand updates in place as it scores (RULES.md 7: points
+    match's score list, which the hand updates in place as it scores (docs/rules.md §7: points
     beyond the target are dropped, and the hand stops when a team reaches it).
     """
 
@@ -255,7 +255,7 @@ class Hand:
         return legal
 
     def _envido_window(self, p: int) -> bool:
-        """Whether position ``p`` may open the envido now (RULES.md 5.1)."""
+        """Whether position ``p`` may open the envido now (docs/rules.md §5.1)."""
         if self.baza or self.envido_state or self.truco_level:
             return False
         if self.rules.envido_window == "team":
@@ -361,7 +361,7 @@ class Hand:
         self.turn = self.actor = q
 
     def _end_baza(self) -> None:
-        """RULES.md 3: score the baza, stop when the hand is decided, else lead the next."""
+        """docs/rules.md §3: score the baza, stop when the hand is decided, else lead the next."""
         results = self.baza_results
         results.append(-1 if self.parda else self.team[self.best_pos])
         self.baza_seats.append(-1 if self.parda else self.seat_of[self.best_pos])
@@ -381,7 +381,8 @@ class Hand:
         self.baza_leader = self.turn = self.actor = q
 
     def _first_opponent_after(self, p: int) -> int:
-        """The answerer of a call by ``p``: the first opponent after ``p`` still in (RULES.md 4),
+        """The answerer of a call by ``p``: the first opponent after ``p`` still in
+        (docs/rules.md §4),
         or, where the rules name seats that answer for their team (``answer_seats``), the first
         such opponent after ``p`` still in."""
         nxt = self._next
@@ -447,7 +448,8 @@ class Hand:
         self._finish(caller_team, self.truco_pending, kind=kinds.TRUCO_REJECTED, seat=p)
 
     def _mazo(self) -> None:
-        """RULES.md 6: the player's cards leave the hand; the team is out when all have gone."""
+        """docs/rules.md §6: the player's cards leave the hand; the team is out when all have
+        gone."""
         p = self.actor
         team = self.team[p]
         penalty = 0
@@ -485,7 +487,7 @@ class Hand:
         value: int = -1,
         falta: int = 0,
     ) -> None:
-        """Add ``due`` points to ``team``, capped at the target (RULES.md 7), and write down
+        """Add ``due`` points to ``team``, capped at the target (docs/rules.md §7), and write down
         the :class:`~truco.reasons.Reason` (``seat`` is a position here)."""
         points = due
         room = self.rules.target - self.score[team]
@@ -518,7 +520,7 @@ class Hand:
         )
 
     def _truco_value(self, winner: int) -> int:
-        """What the truco is worth to ``winner`` now (RULES.md 4): 1 without an accepted bet;
+        """What the truco is worth to ``winner`` now (docs/rules.md §4): 1 without an accepted bet;
         joc fora is whatever the winner still needs to reach the target."""
         level = self.truco_level
         if level == 4:
@@ -526,7 +528,8 @@ class Hand:
         return level + 1
 
     def _settle_envido(self) -> None:
-        """Compare the accepted envido among the players still in (RULES.md 5.5) and score it."""
+        """Compare the accepted envido among the players still in (docs/rules.md §5.5) and score
+        it."""
         teams = self.team
         order = [p for p in range(self.k) if self.alive[p]]
         values = self.values = tuple(envido_value(c) for c in self.dealt)
@@ -553,7 +556,7 @@ class Hand:
             self._end()
 
     def _score_rejected_envido(self) -> None:
-        """RULES.md 5.3: the team of the last call scores what was accepted before it."""
+        """docs/rules.md §5.3: the team of the last call scores what was accepted before it."""
         answerer = self.envido_answerer
         self._score(
             kinds.ENVIDO_REJECTED,
@@ -572,11 +575,12 @@ class Hand:
         kind: str = kinds.TRUCO,
         seat: int = -1,
     ) -> None:
-        """End the hand: envido first (when settled at the end), then the truco (RULES.md 5.5).
+        """End the hand: envido first (when settled at the end), then the truco
+        (docs/rules.md §5.5).
 
         The truco is worth ``fixed`` points (a rejected call) or, when ``fixed`` is -1, its
         current value (computed after the envido, which matters for joc fora), and then
-        ``extra`` (the first-baza mazo penalty, RULES.md 6). ``kind`` and ``seat`` (who said
+        ``extra`` (the first-baza mazo penalty, docs/rules.md §6). ``kind`` and ``seat`` (who said
         "no quiero", who went to the mazo, or -1 for the bazas) are the reason's.
         """
         if self.rules.envido_settled == "end_of_hand":
@@ -622,7 +626,7 @@ _copy_immutable: Final = slot_copier(_IMMUTABLE_SLOTS)
 
 
 def _truco_winner(results: Sequence[int], mano_team: int) -> int:
-    """The team that wins the bazas so far, or -1 while undecided (RULES.md 3).
+    """The team that wins the bazas so far, or -1 while undecided (docs/rules.md §3).
 
     ``results`` holds each baza's winning team, -1 for a parda.
 

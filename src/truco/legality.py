@@ -37,7 +37,7 @@ def explain(hand: Hand, action: int) -> str | None:
         return None
     if hand.over:
         return "the hand is over"
-    if action >= FIRST_OPTION_ACTION:  # RULES.md 11: an option this table does not play
+    if action >= FIRST_OPTION_ACTION:  # docs/rules.md §11: an option this table does not play
         from truco.options_legality import option_off
 
         off = option_off(hand, action)

@@ -1,4 +1,4 @@
-"""The match: score, camas, mano rotation, pica-pica and dealing (RULES.md 2, 7, 8, 9).
+"""The match: score, camas, mano rotation, pica-pica and dealing (docs/rules.md §2, 7, 8, 9).
 
 A :class:`Match` is the state every interface drives: ``legal_actions()`` then ``apply()``.
 It deals the next hand itself from its seeded generator, or, with ``auto_deal=False``, waits
@@ -67,7 +67,7 @@ class MatchStart:
 
 @dataclass(slots=True)
 class HandLog:
-    """What happened in one hand of the match: the record of it (NOTATION.md ``[[hands]]``)."""
+    """What happened in one hand of the match: the record of it (docs/records.md ``[[hands]]``)."""
 
     mano: int
     kind: str
@@ -83,7 +83,7 @@ class HandLog:
     reasons: tuple[Reason, ...] = ()
     #: The seat that won each baza (-1 for a parda), one tuple per hand or pica-pica duel.
     bazas: tuple[tuple[int, ...], ...] = ()
-    #: Who caught each seña (RULES.md 11.1): index in ``moves`` -> bit mask of seats.
+    #: Who caught each seña (docs/rules.md §11.1): index in ``moves`` -> bit mask of seats.
     catches: dict[int, int] = field(default_factory=dict)
 
     def actions(self) -> list[Move]:
@@ -98,7 +98,7 @@ def move_of(code: int, caught: int = 0) -> Move:
 
 
 class Match:
-    """A whole game between two teams, hand after hand, until a team wins (RULES.md 7)."""
+    """A whole game between two teams, hand after hand, until a team wins (docs/rules.md §7)."""
 
     __slots__ = (
         "_auto",
@@ -141,7 +141,7 @@ class Match:
             rules = find_variant(rules)
         self.rules = rules
         self.n = rules.players
-        #: Whether an option of RULES.md 11 is on: hands are then OptionHands.
+        #: Whether an option of docs/rules.md §11 is on: hands are then OptionHands.
         self._talk = rules.table_talk
         if not 0 <= mano < self.n:
             raise RulesError(f"mano: seat {mano} is not at a table of {self.n}")
@@ -157,7 +157,7 @@ class Match:
         self._reset_next = False
         self._auto = auto_deal
         self._dealer = dealer
-        #: Whether hands may be pica-pica (RULES.md 8): else every hand is a redondo.
+        #: Whether hands may be pica-pica (docs/rules.md §8): else every hand is a redondo.
         self._pica = rules.uses_pica_pica()
         if next_hand is None:
             next_hand = PICA_PICA if self._in_pica_pica_range() else REDONDO
@@ -210,7 +210,7 @@ class Match:
             hand = self.hand
             if not isinstance(hand, OptionHand):
                 hand.apply(move.action)  # refused: the option is off
-            else:  # RULES.md 11.1: the record says who caught the seña
+            else:  # docs/rules.md §11.1: the record says who caught the seña
                 hand.apply_sena(move.action, move.caught_by)
             return
         self.apply(move.action)
@@ -252,7 +252,8 @@ class Match:
     # ------------------------------------------------------------------ hands
 
     def deal(self) -> tuple[tuple[int, ...], ...]:
-        """Shuffle and deal three cards to each seat, one at a time from the mano (RULES.md 9)."""
+        """Shuffle and deal three cards to each seat, one at a time from the mano
+        (docs/rules.md §9)."""
         n = self.n
         cards = self._deck
         size = len(cards)
@@ -356,7 +357,7 @@ class Match:
         return rules.uses_pica_pica() and rules.pica_pica_from <= top < rules.pica_pica_until
 
     def _next_kind(self) -> str:
-        """RULES.md 8: redondos until a team has 5, then alternate, redondos again from T - 5.
+        """docs/rules.md §8: redondos until a team has 5, then alternate, redondos again from T - 5.
 
         The score never falls within a game or a cama, so the hand after a team first reaches
         5 follows a redondo and is a pica-pica; from then on the kinds alternate. A new cama
@@ -421,7 +422,7 @@ class Match:
         return bazas
 
     def in_buenas(self, team: int) -> bool:
-        """Whether ``team`` is in the buenas: more than half the target (RULES.md 7)."""
+        """Whether ``team`` is in the buenas: more than half the target (docs/rules.md §7)."""
         return self.score[team] > self.rules.half
 
     def describe(self) -> str:
@@ -432,7 +433,7 @@ class Match:
     __repr__ = describe
 
     def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now (RULES.md 10); see :mod:`truco.observation`."""
+        """What ``seat`` may know now (docs/rules.md §10); see :mod:`truco.observation`."""
         from truco.observation import observe
 
         return observe(self, seat)
@@ -443,7 +444,7 @@ _copy_slots: Final = slot_copier(Match.__slots__)
 
 def duel_seats(mano: int) -> tuple[tuple[int, int], ...]:
     """The three duels of a pica-pica hand with ``mano``, in the order they are played, each
-    (its mano, the opponent opposite) (RULES.md 8).
+    (its mano, the opponent opposite) (docs/rules.md §8).
 
     >>> duel_seats(1)
     ((1, 4), (2, 5), (3, 0))

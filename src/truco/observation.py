@@ -1,8 +1,8 @@
-"""What one seat may know (RULES.md 10): the only input of bots, clients and environments.
+"""What one seat may know (docs/rules.md §10): the only input of bots, clients and environments.
 
 An :class:`Observation` is built from the match for one seat and holds nothing else: the
 seat's own cards, every card played face up, every call and answer, the envido values that
-were stated, the cards shown at the end of a hand, and (RULES.md 11.1) the señas of its team
+were stated, the cards shown at the end of a hand, and (docs/rules.md §11.1) the señas of its team
 and the opponents' señas it caught. Other seats' cards in hand, folded
 cards and values covered by "son buenas" are not in it, so a bot given an observation
 cannot reach them.
@@ -23,7 +23,7 @@ from truco.variants import Rules
 @dataclass(frozen=True, slots=True)
 class PublicHand:
     """What everyone saw of a finished hand: its moves, points, statements and shown cards
-    (and the señas the observing seat saw, RULES.md 11.1)."""
+    (and the señas the observing seat saw, docs/rules.md §11.1)."""
 
     mano: int
     kind: str
@@ -43,7 +43,7 @@ class Observation:
 
     rules: Rules
     seat: int
-    #: This seat's cards not yet played (RULES.md 10: a player sees their own cards).
+    #: This seat's cards not yet played (docs/rules.md §10: a player sees their own cards).
     hand: tuple[int, ...]
     #: The seat to act, or -1 when nobody acts (between hands, after the end).
     turn: int
@@ -71,9 +71,10 @@ class Observation:
     envido_pending: bool
     truco_owner: int
     envido_chain: tuple[int, ...]
-    #: Envido statements so far: (seat, value), or (seat, None) for "son buenas" (RULES.md 5.5).
+    #: Envido statements so far: (seat, value), or (seat, None) for "son buenas" (docs/rules.md
+    #: §5.5).
     statements: tuple[tuple[int, int | None], ...]
-    #: Cards shown at the end of the hand: (seat, card) (RULES.md 5.5).
+    #: Cards shown at the end of the hand: (seat, card) (docs/rules.md §5.5).
     shown: tuple[tuple[int, int], ...]
     hand_points: tuple[int, int]
     hand_over: bool
@@ -83,11 +84,11 @@ class Observation:
     #: end, so this is where the statements and shown cards of a finished hand are read).
     previous: PublicHand | None = None
     #: Every point of the hand in play so far with its reason, all duels included; the
-    #: envido's winner and value stay -1 until the winner's cards are shown (RULES.md 10).
+    #: envido's winner and value stay -1 until the winner's cards are shown (docs/rules.md §10).
     reasons: tuple[Reason, ...] = ()
     #: The seat that won each finished baza (-1 for a parda), one tuple per duel so far.
     bazas_won: tuple[tuple[int, ...], ...] = ()
-    #: The contraflor call waiting for an answer (RULES.md 11.3), or 0.
+    #: The contraflor call waiting for an answer (docs/rules.md §11.3), or 0.
     flor_pending: int = 0
 
     @property
@@ -202,7 +203,7 @@ def public_reasons(
 def _visible(
     rules: Rules, codes: list[int], catches: dict[int, int], seat: int
 ) -> tuple[Move, ...]:
-    """The moves ``seat`` saw (RULES.md 11.1): every seña of its team, and the opponents'
+    """The moves ``seat`` saw (docs/rules.md §11.1): every seña of its team, and the opponents'
     señas it caught, marked ``caught_by=(seat,)``; an uncaught seña is not there at all."""
     if not rules.senas:
         return tuple(Move(m >> 6, m & 63) for m in codes)
@@ -236,7 +237,7 @@ def public_statements(match: Match) -> tuple[tuple[int, int | None], ...]:
 
 
 def _public(log: HandLog, seat: int, rules: Rules) -> PublicHand:
-    """A finished hand as ``seat`` saw it (with señas: only those it saw, RULES.md 11.1)."""
+    """A finished hand as ``seat`` saw it (with señas: only those it saw, docs/rules.md §11.1)."""
     return PublicHand(
         mano=log.mano,
         kind=log.kind,

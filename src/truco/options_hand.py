@@ -1,4 +1,4 @@
-"""A hand played with the options of RULES.md 11: señas, "a ley de juego" and flor.
+"""A hand played with the options of docs/rules.md §11: señas, "a ley de juego" and flor.
 
 :class:`OptionHand` extends :class:`truco.hand.Hand` where one of those options is on; a
 match without them plays the plain :class:`Hand`, so the hot path of the default game does
@@ -40,7 +40,7 @@ from truco.errors import IllegalActionError
 from truco.hand import ENVIDO_OPEN, ENVIDO_PENDING, Hand
 from truco.variants import Rules
 
-#: Envido state once a flor is sung: the envido of the hand is void (RULES.md 11.3).
+#: Envido state once a flor is sung: the envido of the hand is void (docs/rules.md §11.3).
 ENVIDO_VOID: Final = 5
 
 #: Flor state of a hand.
@@ -54,7 +54,7 @@ _FLOR_OPEN_ENVIDO: Final = (ENVIDO_OPEN, ENVIDO_PENDING, ENVIDO_VOID)
 
 
 class OptionHand(Hand):
-    """A :class:`Hand` with señas, a ley de juego and flor, as its rules ask (RULES.md 11)."""
+    """A :class:`Hand` with señas, a ley de juego and flor, as its rules ask (docs/rules.md §11)."""
 
     __slots__ = (
         "catches",
@@ -112,7 +112,7 @@ class OptionHand(Hand):
     # ------------------------------------------------------------------ legality
 
     def flor_calls(self, p: int) -> tuple[int, ...]:
-        """The flor calls position ``p`` may make now (RULES.md 11.3)."""
+        """The flor calls position ``p`` may make now (docs/rules.md §11.3)."""
         if (
             not self.flor_holders[p]
             or self.baza
@@ -131,7 +131,7 @@ class OptionHand(Hand):
         return self.rules.ley_de_juego and not self.opened
 
     def sena_open(self) -> bool:
-        """Whether the actor may make a seña now (RULES.md 11.1)."""
+        """Whether the actor may make a seña now (docs/rules.md §11.1)."""
         history = self.history
         return (
             self.rules.senas
@@ -210,7 +210,7 @@ class OptionHand(Hand):
             self._contraflor(p, action)
 
     def _ley_de_juego(self, p: int) -> None:
-        """RULES.md 11.2: a truco and a falta envido at once; the falta is answered first."""
+        """docs/rules.md §11.2: a truco and a falta envido at once; the falta is answered first."""
         self.acted[p] = True
         self.truco_pending = 1
         self.truco_caller = p
@@ -218,7 +218,7 @@ class OptionHand(Hand):
         self._call_envido(FALTA_ENVIDO)
 
     def _flor(self, p: int) -> None:
-        """RULES.md 11.3: the flor voids the envido (a pending call is dropped); the singer
+        """docs/rules.md §11.3: the flor voids the envido (a pending call is dropped); the singer
         keeps the turn, or, if they were answering an envido, the turn goes back."""
         if self.flor_state == FLOR_NONE:
             self.flor_state = FLOR_SUNG
@@ -274,7 +274,7 @@ class OptionHand(Hand):
     # ------------------------------------------------------------------ scoring
 
     def _close_flor(self, kind: str, team: int, points: int, seat: int, call: int) -> None:
-        """Score the flor (before any truco point, RULES.md 11.3); the game may end here.
+        """Score the flor (before any truco point, docs/rules.md §11.3); the game may end here.
 
         The reason's ``seat`` is the flor's winner (a comparison), who declined ("no quiero",
         "con flor me achico") or -1 (flores nobody answered); ``call`` the flor call settled."""
@@ -320,7 +320,8 @@ def new_hand(
     rng: random.Random | None = None,
     duel: int = 0,
 ) -> Hand:
-    """The hand the rules call for: an :class:`OptionHand` when an option of RULES.md 11 is on."""
+    """The hand the rules call for: an :class:`OptionHand` when an option of docs/rules.md §11 is
+    on."""
     if rules.table_talk:
         return OptionHand(rules, seats, deal, score, falta_fixed, rng, duel)
     return Hand(rules, seats, deal, score, falta_fixed, duel)

@@ -1,4 +1,4 @@
-"""Why an action of RULES.md 11 (or one those options forbid) is illegal, in words.
+"""Why an action of docs/rules.md §11 (or one those options forbid) is illegal, in words.
 
 The slow path of :meth:`truco.options_hand.OptionHand.apply`, as :mod:`truco.legality` is
 for the plain hand: asked only about an action that is not legal, it names the rule. For a
@@ -56,7 +56,7 @@ def explain_option(hand: OptionHand, action: int) -> str | None:
     seat = hand.seat_of[p]
     if is_sena(action):
         if hand.k < 4:
-            return "no señas in a two-player hand or a pica-pica duel (RULES.md 11.1)"
+            return "no señas in a two-player hand or a pica-pica duel (docs/rules.md §11.1)"
         return f"p{seat} has already made a seña on this turn: one seña per turn"
     if hand.flor_state == FLOR_PENDING:
         called = token(hand.flor_call)
@@ -69,11 +69,11 @@ def explain_option(hand: OptionHand, action: int) -> str | None:
             token(c) for c in calls
         )
     if action == A_LEY_DE_JUEGO:
-        return "a-ley-de-juego can only be the first action of the hand (RULES.md 11.2)"
+        return "a-ley-de-juego can only be the first action of the hand (docs/rules.md §11.2)"
     if action in _FLOR_CALLS:
         return _flor_reason(hand, p, action)
     if ENVIDO <= action <= FALTA_ENVIDO and hand.envido_state == ENVIDO_VOID:
-        return "a flor was sung: the envido of this hand is void (RULES.md 11.3)"
+        return "a flor was sung: the envido of this hand is void (docs/rules.md §11.3)"
     return None
 
 

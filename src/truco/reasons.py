@@ -1,4 +1,4 @@
-"""Every point with its reason, as the engine scores it (RULES.md 4-8).
+"""Every point with its reason, as the engine scores it (docs/rules.md §4-8).
 
 A :class:`Reason` is written by :class:`truco.hand.Hand` at the moment it scores, with the
 facts it scored from (the truco level, the envido chain and its winner, the falta's value
@@ -6,7 +6,7 @@ then, the bazas, what the target cap dropped), and by :class:`truco.match.Match`
 takes a team to the target (a cama or the game). Nothing downstream recomputes them:
 :mod:`truco.account` tells them, the terminal and the browser show them.
 
-Seats are table seats. ``points`` is what was added to the score (after the cap of RULES.md
+Seats are table seats. ``points`` is what was added to the score (after the cap of docs/rules.md
 7); ``due`` what the reason was worth before it, so ``due - points`` were dropped.
 """
 
@@ -20,8 +20,8 @@ ENVIDO_REJECTED: Final = "envido-rejected"  # "no quiero" to an envido call or r
 TRUCO: Final = "truco"  # the hand won by its bazas, at the truco level accepted (0: no truco)
 TRUCO_REJECTED: Final = "truco-rejected"  # "no quiero" to a truco call or raise
 MAZO: Final = "mazo"  # the other team went to the mazo: the truco value
-MAZO_PENALTY: Final = "mazo-penalty"  # the first-baza mazo penalty (RULES.md 6)
-FLOR: Final = "flor"  # flores unanswered, or compared after a contraflor (RULES.md 11.3)
+MAZO_PENALTY: Final = "mazo-penalty"  # the first-baza mazo penalty (docs/rules.md §6)
+FLOR: Final = "flor"  # flores unanswered, or compared after a contraflor (docs/rules.md §11.3)
 FLOR_REJECTED: Final = "flor-rejected"  # "con flor me achico", or "no quiero" to a contraflor
 CAMA: Final = "cama"  # a team reached the target of a cama (valenciano); 0 points
 GAME: Final = "game"  # a team reached the target and won the game; 0 points
@@ -53,7 +53,7 @@ class Reason(NamedTuple):
     - ``value``: envido: the winner's envido value, -1 where not public yet.
     - ``falta``: envido: the falta envido's value when it was scored, 0 without a falta.
     - ``bazas``: the winning seat of each baza played in that hand or duel, -1 for a parda.
-    - ``duel``: 1, 2, 3 for the duels of a pica-pica hand (RULES.md 8), else 0.
+    - ``duel``: 1, 2, 3 for the duels of a pica-pica hand (docs/rules.md §8), else 0.
     - ``score``: each team's score after this reason (camas: the camas won).
     """
 
@@ -72,5 +72,5 @@ class Reason(NamedTuple):
 
     @property
     def dropped(self) -> int:
-        """Points the target cap dropped (RULES.md 7)."""
+        """Points the target cap dropped (docs/rules.md §7)."""
         return self.due - self.points

@@ -1,4 +1,4 @@
-"""``.truco`` records: read and write the TOML exchange format (NOTATION.md).
+"""``.truco`` records: read and write the TOML exchange format (docs/records.md).
 
 ``loads`` checks the shape of a record (keys, types, sizes); whether its cards and actions
 are legal is the referee's business (:mod:`truco.referee`). ``dumps`` writes canonical TOML

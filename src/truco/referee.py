@@ -1,4 +1,4 @@
-"""The referee: apply a record with the full rules (``truco replay``, NOTATION.md).
+"""The referee: apply a record with the full rules (``truco replay``, docs/records.md).
 
 :func:`replay` returns the result of a record or raises :class:`RecordError` whose message
 names the hand (counted from 1), the action (counted from 1 within the hand's ``actions``)

@@ -1,4 +1,4 @@
-"""Señas between partners (RULES.md 11.1): the signals, who catches them, who sees them.
+"""Señas between partners (docs/rules.md §11.1): the signals, who catches them, who sees them.
 
 A seña is an action (:data:`truco.actions.SENAS`) that keeps the turn. Partners always see
 it; each opponent catches it with the chance ``senas_catch``, drawn when it is made from the
@@ -100,7 +100,7 @@ def draw_catches(rng: random.Random, chance: float, opponents: Iterable[int]) ->
 def catch_mask(
     caught: Iterable[int], signaller: int, opponents: Sequence[int], players: int
 ) -> int:
-    """The mask of a record's catchers, refusing those the rules exclude (RULES.md 11.1)."""
+    """The mask of a record's catchers, refusing those the rules exclude (docs/rules.md §11.1)."""
     mask = 0
     for seat in caught:
         if not 0 <= seat < players:
@@ -124,7 +124,7 @@ def seats_of(mask: int) -> tuple[int, ...]:
 
 
 def sees(seat: int, signaller: int, mask: int) -> bool:
-    """Whether ``seat`` sees a seña by ``signaller`` caught by ``mask`` (RULES.md 11.1)."""
+    """Whether ``seat`` sees a seña by ``signaller`` caught by ``mask`` (docs/rules.md §11.1)."""
     return (seat - signaller) % 2 == 0 or bool(mask >> seat & 1)
 
 

@@ -1,6 +1,6 @@
-"""Every rule option of RULES.md as data: the :class:`Rules` value and the three presets.
+"""Every rule option of docs/rules.md as data: the :class:`Rules` value and the three presets.
 
-The engine reads these fields and never asks which preset it is playing (STYLE.md lesson 2).
+The engine reads these fields and never asks which preset it is playing (options as data).
 
 >>> r = find_variant("argentino", target=15, deck="36")
 >>> r.target, r.deck, r.players
@@ -23,8 +23,9 @@ from truco.errors import RulesError
 
 ENVIDO_CALLS: Final = ("envido", "real-envido", "falta-envido")
 
-#: Decks beyond RULES.md 1: ``24`` is the valenciano deck plus the ases falsos (1o, 1c), needed
-#: to deal three cards to eight players (**Decision**: RULES.md allows 8 players in valenciano,
+#: Decks beyond docs/rules.md §1: ``24`` is the valenciano deck plus the ases falsos (1o, 1c),
+#: needed
+#: to deal three cards to eight players (**Decision**: docs/rules.md allows 8 players in valenciano,
 #: but 22 cards cannot deal 24; the two aces removed last from the deck are put back).
 EXTRA_DECKS: Final = {"24": tuple(sorted((*DECKS["22"], 20, 30)))}
 ALL_DECKS: Final = {**DECKS, **EXTRA_DECKS}
@@ -32,9 +33,9 @@ ALL_DECKS: Final = {**DECKS, **EXTRA_DECKS}
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The options of one way to play (RULES.md: variant table, 4, 5, 6, 7, 8).
+    """The options of one way to play (docs/rules.md: variant table, 4, 5, 6, 7, 8).
 
-    Field names are the option names of RULES.md where it names them.
+    Field names are the option names of docs/rules.md where it names them.
     """
 
     name: str
@@ -44,16 +45,16 @@ class Rules:
     #: Decks used instead of ``deck`` for some player counts, when ``deck`` is not overridden.
     deck_for_players: tuple[tuple[int, str], ...] = ()
     target: int = 30
-    #: Camas (games to the target) needed to win the match: 2 in valenciano (RULES.md 7).
+    #: Camas (games to the target) needed to win the match: 2 in valenciano (docs/rules.md §7).
     camas_to_win: int = 1
-    # Truco (RULES.md 4)
+    # Truco (docs/rules.md §4)
     truco_raise_as_response: bool = True
     #: Whether the truco ladder goes on to joc fora after vale cuatro.
     joc_fora: bool = False
-    # Envido (RULES.md 5)
+    # Envido (docs/rules.md §5)
     envido_window: str = "team"
     envido_calls: tuple[str, ...] = ENVIDO_CALLS
-    #: The raises allowed after each call of the chain (RULES.md 5.2).
+    #: The raises allowed after each call of the chain (docs/rules.md §5.2).
     envido_raises: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("envido", ENVIDO_CALLS),
         ("real-envido", ("falta-envido",)),
@@ -63,14 +64,14 @@ class Rules:
     max_envidos: int = 0
     falta_rule: str = "leader"
     envido_settled: str = "at_once"
-    # Mazo (RULES.md 6)
+    # Mazo (docs/rules.md §6)
     mazo_penalty_first_baza: int = 0
-    # Pica-pica (RULES.md 8)
+    # Pica-pica (docs/rules.md §8)
     pica_pica: bool = False
     pica_pica_falta: int = 6
-    #: The lower threshold of RULES.md 8; the upper one is ``target - pica_pica_from``.
+    #: The lower threshold of docs/rules.md §8; the upper one is ``target - pica_pica_from``.
     pica_pica_from: int = 5
-    # The options of RULES.md 11, off by default (see docs/rules.md 11)
+    # The options of docs/rules.md §11, off by default (see docs/rules.md 11)
     #: Señas between partners (11.1): team games only, never inside a pica-pica duel.
     senas: bool = False
     #: The chance that each opponent catches a seña (11.1).
@@ -86,9 +87,9 @@ class Rules:
     #: Whether a player holding a flor must sing it before playing a card (a house rule).
     flor_must_sing: bool = False
     #: Seats that answer the calls made to their team (docs/decisions.md): the first of them
-    #: after the caller still in the hand answers instead of the first opponent (RULES.md 4
+    #: after the caller still in the hand answers instead of the first opponent (docs/rules.md §4
     #: leaves who answers to a decision). The browser game names its people's seats, so a bot
-    #: partner never accepts or rejects a call on a person's behalf. Empty: RULES.md 4.
+    #: partner never accepts or rejects a call on a person's behalf. Empty: docs/rules.md §4.
     answer_seats: tuple[int, ...] = ()
     #: Free-form extras for later options; empty for now.
     extras: tuple[tuple[str, Any], ...] = field(default=())
@@ -103,7 +104,7 @@ class Rules:
 
     @property
     def half(self) -> int:
-        """The last score in the malas: a team with more is in the buenas (RULES.md 7)."""
+        """The last score in the malas: a team with more is in the buenas (docs/rules.md §7)."""
         return self.target // 2
 
     @property
@@ -119,16 +120,16 @@ class Rules:
 
     @property
     def pica_pica_until(self) -> int:
-        """The score from which only redondos are played: target - 5 (RULES.md 8)."""
+        """The score from which only redondos are played: target - 5 (docs/rules.md §8)."""
         return self.target - self.pica_pica_from
 
     @property
     def table_talk(self) -> bool:
-        """Whether any option of RULES.md 11 is on (señas, a ley de juego, flor)."""
+        """Whether any option of docs/rules.md §11 is on (señas, a ley de juego, flor)."""
         return self.senas or self.ley_de_juego or self.flor
 
     def uses_pica_pica(self) -> bool:
-        """Whether pica-pica hands are played: only with 6 players (RULES.md 8)."""
+        """Whether pica-pica hands are played: only with 6 players (docs/rules.md §8)."""
         return self.pica_pica and self.players == 6
 
     def with_options(self, **options: Any) -> Rules:
@@ -197,8 +198,8 @@ def _validate(r: Rules) -> None:
             f"must list distinct seats from 0 to {r.players - 1}, not {_plain(seats)!r}",
         )
     if r.uses_pica_pica() and r.pica_pica_until <= r.pica_pica_from:
-        # RULES.md 12: a target that makes another option meaningless is refused. Pica-pica
-        # alternates between 5 and target - 5 (RULES.md 8): with 10 or less it never would.
+        # docs/rules.md §12: a target that makes another option meaningless is refused. Pica-pica
+        # alternates between 5 and target - 5 (docs/rules.md §8): with 10 or less it never would.
         raise bad(
             "target",
             f"{r.target} leaves no pica-pica hands with 6 players (they are played from "
@@ -208,7 +209,7 @@ def _validate(r: Rules) -> None:
 
 
 def _validate_table_talk(r: Rules, bad: Any) -> None:
-    """The options of RULES.md 11: señas, a ley de juego and flor, and their settings."""
+    """The options of docs/rules.md §11: señas, a ley de juego and flor, and their settings."""
     for option in ("senas", "ley_de_juego", "flor_known", "flor", "flor_must_sing"):
         if not isinstance(getattr(r, option), bool):
             raise bad(option, f"must be true or false, not {getattr(r, option)!r}")
@@ -222,7 +223,9 @@ def _validate_table_talk(r: Rules, bad: Any) -> None:
     if r.ley_de_juego and "falta-envido" not in r.envido_calls:
         raise bad("ley_de_juego", f"needs the falta envido, which {r.name} does not play")
     if r.flor and not r.flor_known:
-        raise bad("flor", f"flor is played only in argentino (RULES.md 11.3), not in {r.name}")
+        raise bad(
+            "flor", f"flor is played only in argentino (docs/rules.md §11.3), not in {r.name}"
+        )
     if r.flor_points not in (3, 4) or isinstance(r.flor_points, bool):
         raise bad("flor_points", f"a flor is worth 3 or 4, not {r.flor_points!r}")
     if not r.flor and (r.flor_points != 3 or r.flor_must_sing):
@@ -242,7 +245,7 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-#: The options a record's ``[rules]`` table (and :func:`find_variant`) may set: those RULES.md
+#: The options a record's ``[rules]`` table (and :func:`find_variant`) may set: those docs/rules.md
 #: names, plus ``players`` and ``target``. The other fields of :class:`Rules` describe a preset's
 #: structure (its ladders and player counts) and change only with ``dataclasses.replace``.
 OPTIONS: Final = (
@@ -315,7 +318,8 @@ PRESETS: Final[dict[str, Rules]] = {r.name: r for r in (ARGENTINO, ESPANOL, VALE
 
 
 def find_variant(name: str, /, **options: Any) -> Rules:
-    """The preset called ``name`` with ``options`` (RULES.md option names) applied and validated."""
+    """The preset called ``name`` with ``options`` (docs/rules.md option names) applied and
+    validated."""
     return variant_with(name, options)
 
 

@@ -2,13 +2,15 @@
 
 A betting decision is any moment at which the actor has more than one *abstract action*
 (:func:`slots`): "play a card" (:data:`PLAY`, whichever card; card play is searched, not
-abstracted), a truco call or raise (RULES.md 4), an envido call or raise (RULES.md 5), quiero,
-no quiero, and the mazo (RULES.md 6). :func:`bet_key` packs what the actor knows at that moment
+abstracted), a truco call or raise (docs/rules.md §4), an envido call or raise (docs/rules.md §5),
+quiero,
+no quiero, and the mazo (docs/rules.md §6). :func:`bet_key` packs what the actor knows at that
+moment
 into one integer, coarsely enough that self-play visits every key often:
 
-- the envido of its three dealt cards (RULES.md 1.2), finely while the envido is being
+- the envido of its three dealt cards (docs/rules.md §1.2), finely while the envido is being
   answered, coarsely while it may still be called, not at all once it is settled;
-- the truco classes (RULES.md 1.1) of its best two cards held, in six bands (the best
+- the truco classes (docs/rules.md §1.1) of its best two cards held, in six bands (the best
   alone while the envido is the question);
 - the bazas so far from its team's side (won, lost, parda), and the card to beat on the table
   (its band, and whether it is its team's);
@@ -16,10 +18,10 @@ into one integer, coarsely enough that self-play visits every key often:
   answered;
 - its position in the hand (mano first) and the number of players;
 - the points each team still needs, in bands scaled to the target (the falta envido and
-  every bet's worth depend on them, RULES.md 5.3 and 7).
+  every bet's worth depend on them, docs/rules.md §5.3 and 7).
 
 Everything in a key is known to the actor (its own cards, the public table and score), so a
-policy keyed by it never reads a hidden card (RULES.md 10).
+policy keyed by it never reads a hidden card (docs/rules.md §10).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def need_band(need: int, target: int) -> int:
 
 
 #: Envido calls in a chain after which the abstraction raises no more (quiero or no quiero
-#: only): an envido chain of argentino has no fixed length (RULES.md 5.2), a policy's must.
+#: only): an envido chain of argentino has no fixed length (docs/rules.md §5.2), a policy's must.
 MAX_CHAIN = 3
 
 

@@ -17,7 +17,7 @@ The estimate is then ``(sum of the differences + prior * w) / (hands + w)``, wit
 HAND_VARIANCE / PRIOR_SPREAD**2`` the prior's weight in hands: near the prior for the first
 hands, the mean itself after many.
 
-Only what the seat saw is used: the points of each finished hand (RULES.md 10).
+Only what the seat saw is used: the points of each finished hand (docs/rules.md §10).
 """
 
 from __future__ import annotations

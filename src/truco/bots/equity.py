@@ -130,7 +130,7 @@ def _duel_answer(
     level = hand.truco_pending
     mine, theirs = score[team], score[1 - team]
     refuse_value = win_probability(mine, theirs + level, target)
-    if level == 4:  # joc fora: whatever the winner still needs (RULES.md 4)
+    if level == 4:  # joc fora: whatever the winner still needs (docs/rules.md §4)
         won_value = win_probability(target, theirs, target)
         lost_value = win_probability(mine, target, target)
     else:
@@ -192,7 +192,7 @@ def duel_state(hand: Hand) -> DuelState:
 def _duel_bazas(state: DuelState, p: int, own: list[int], rival: list[int]) -> bool:
     """Whether ``p`` wins the bazas of a two-player hand in ``state`` played on by
     :func:`truco.bots.rollout.play_card`, holding the strengths ``own`` against the
-    strengths ``rival`` (both sorted, both used up): the engine's baza rules (RULES.md 3) on
+    strengths ``rival`` (both sorted, both used up): the engine's baza rules (docs/rules.md §3) on
     the cards' strengths."""
     teams, done, baza, n_played, best, best_pos, parda, turn = state
     held = [own, rival] if p == 0 else [rival, own]
@@ -262,7 +262,7 @@ def play_out_action(
 ) -> int:
     """The play-out's action for the hand's actor: the fixed rules', but a truco bet that is
     the actor's to answer by :func:`equity_answer` (``samples`` draws, ``read`` or not). What
-    the rules force comes first (a flor to sing or answer, RULES.md 11.3; a lone legal
+    the rules force comes first (a flor to sing or answer, docs/rules.md §11.3; a lone legal
     action). With ``rival``, its seats read and bluff as it says; with ``odds``, envido calls
     are answered by :func:`truco.bots.rollout.odds_action`."""
     if rival is not None and hand.team[hand.actor] != rival.team:

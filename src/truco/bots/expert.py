@@ -334,7 +334,7 @@ class ExpertBot(Bot):
         """The edge the worth of a score counts in this decision: none with ``edge=0``, all
         of it with ``edge=1``; with ``edge=falta`` (and ``auto`` in argentino duels) only where
         a falta envido may be called or is to be answered, the one stake that can decide a
-        match at any score (RULES.md 5; decision 106)."""
+        match at any score (docs/rules.md §5; decision 106)."""
         if self.edge is None:
             return 0.0
         mode = self.edge_mode

@@ -12,7 +12,7 @@
 - Cards: wins a baza with the cheapest card that does it, never beats a partner's winning
   card without a reason (:func:`truco.bots.team.overtake_card`), plays for a parda when a
   parda wins the hand, and keeps its best card for when it matters.
-- Señas and flor (RULES.md 11, where the table plays them): signals its real cards to its
+- Señas and flor (docs/rules.md §11, where the table plays them): signals its real cards to its
   partner once a hand (mostly; see :mod:`truco.bots.signals`), reads its partner's señas and
   the opponents' it caught through the sampler (``read_senas=0`` ignores them), sings every
   flor, answers flores by their strength, and calls "a ley de juego" with a great hand.
@@ -147,7 +147,7 @@ class HeuristicBot(Bot):
         super().__init__(seed)
         self.bluff = bluff
         self.samples = samples
-        #: Whether it makes señas, and whether it reads those it sees (RULES.md 11.1).
+        #: Whether it makes señas, and whether it reads those it sees (docs/rules.md §11.1).
         self.senas = bool(senas)
         self.read_senas = bool(read_senas)
 
@@ -201,10 +201,10 @@ class HeuristicBot(Bot):
             return truco_calls[0]
         return self._card(obs)
 
-    # ------------------------------------------------------------------ RULES.md 11
+    # ------------------------------------------------------------------ docs/rules.md §11
 
     def _team_envido(self, obs: Observation) -> int:
-        """Its own envido, or the good envido a partner signalled (RULES.md 11.1), if more."""
+        """Its own envido, or the good envido a partner signalled (docs/rules.md §11.1), if more."""
         value = envido_value(own_dealt(obs))
         if self.read_senas and obs.rules.senas:
             for move in obs.moves:

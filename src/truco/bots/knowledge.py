@@ -2,7 +2,7 @@
 
 :class:`Sampler` draws full deals that agree with everything public in an
 :class:`~truco.observation.Observation`: the seat's own cards, the cards each seat has played,
-and the envido statements of RULES.md 5.5 (a stated value is that seat's true value; "son
+and the envido statements of docs/rules.md §5.5 (a stated value is that seat's true value; "son
 buenas" and silence bound it). :func:`rebuild` turns a sampled deal into an engine state by
 replaying the hand's public moves, which is how determinized search sees the table.
 """
@@ -98,7 +98,7 @@ def _truco_bet(hand: Hand, action: int) -> bool:
 
 
 def envido_move(hand: Hand, action: int) -> bool:
-    """Whether ``action`` is an envido call or raise, or the answer to one (RULES.md 5.2)."""
+    """Whether ``action`` is an envido call or raise, or the answer to one (docs/rules.md §5.2)."""
     if ENVIDO <= action <= FALTA_ENVIDO:
         return True
     return action in (QUIERO, NO_QUIERO) and hand.envido_state == ENVIDO_PENDING
@@ -184,7 +184,7 @@ def rebuild_weighted(
         if match.hand.over:
             # other values than the statements showed can end the hand early: an accepted
             # envido that takes a team to the target (a "son buenas" does not say by how much
-            # a seat's value falls short, RULES.md 5.5); no model weighs a move there
+            # a seat's value falls short, docs/rules.md §5.5); no model weighs a move there
             raise TrucoError("the deal ends the hand before the observed moves do")
         if move.seat == me:
             pass
@@ -201,7 +201,7 @@ def rebuild_weighted(
 
 
 def flor_singers(obs: Observation) -> set[int]:
-    """Seats that showed they hold a flor (RULES.md 11.3): sang it, answered one with a
+    """Seats that showed they hold a flor (docs/rules.md §11.3): sang it, answered one with a
     contraflor or gave in; a contraflor al resto that raises a contraflor shows nothing."""
     seats: set[int] = set()
     previous = -1
@@ -247,7 +247,7 @@ class Sampler:
         self._fixed[obs.seat] = own
         # A stated envido value pins a seat's hand down: list the hands that have it. A seat
         # that said "son buenas" holds no more than the best value the other team stated
-        # (RULES.md 5.5: it would have stated a better one); the order of the statements
+        # (docs/rules.md §5.5: it would have stated a better one); the order of the statements
         # narrows it further, which the caller checks by replaying them.
         self._candidates: dict[int, list[tuple[int, ...]]] = {}
         best_stated = [-1, -1]
@@ -280,7 +280,7 @@ class Sampler:
         self._narrow(obs, read_senas)
 
     def _narrow(self, obs: Observation, read_senas: bool) -> None:
-        """RULES.md 11: a seat that showed a flor holds one; a partner's señas are taken as
+        """docs/rules.md §11: a seat that showed a flor holds one; a partner's señas are taken as
         true (it narrows the partner's cards); the opponents' señas caught are evidence."""
         rules = obs.rules
         if not (rules.flor or rules.senas):

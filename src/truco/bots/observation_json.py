@@ -1,6 +1,6 @@
 """The JSON form of an :class:`~truco.observation.Observation` (version 1), and back.
 
-It holds exactly the fields of the observation, nothing more (RULES.md 10): cards and
+It holds exactly the fields of the observation, nothing more (docs/rules.md §10): cards and
 actions are written as record tokens (``"7o"``, ``"truco"``), moves as ``"p1 envido"``.
 docs/bot-protocol.md tables every field.
 

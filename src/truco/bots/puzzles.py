@@ -143,7 +143,7 @@ def _seed(seed: int, hand: int, index: int, seat: int) -> int:
 
 def _seen_moves(moves: Iterable[Move], seat: int) -> list[Move]:
     """``moves`` as ``seat`` saw them: its team's señas without who caught them, the
-    opponents' señas it caught as caught by it alone, the others left out (RULES.md 11.1)."""
+    opponents' señas it caught as caught by it alone, the others left out (docs/rules.md §11.1)."""
     out = []
     for m in moves:
         if not is_sena(m.action):
@@ -188,7 +188,7 @@ def puzzle_record(record: Record, hand: int, index: int, seed: int = 0) -> Recor
     seat = match.turn
     want = observe(match, seat)
     # What the seat saw of the other seats' cards: what its observation holds (the cards
-    # played; RULES.md 10).
+    # played; docs/rules.md §10).
     public = set(want.seen_cards()) - set(dealt[seat])
     # The cards drawn for the others: those nobody was dealt, so that the record holds no
     # card of the deal that the seat had not seen.

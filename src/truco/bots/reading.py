@@ -3,7 +3,7 @@
 The sampler's model (:func:`truco.bots.knowledge.likelihood`) reads every envido call one way,
 a chance that rises with the caller's envido from 26 (from 29 for a raise), whatever the call
 stakes. Recorded duels of ``search``, ``heuristic`` and ``expert`` say otherwise (decision 96,
-RULES.md 5.2-5.4): a plain envido opening comes from any value up to 27 (a third of the hands
+docs/rules.md §5.2-5.4): a plain envido opening comes from any value up to 27 (a third of the hands
 below 20 open one) and almost never from 28 or more, which open with the falta or a real
 envido instead; a real envido opens mostly from 27 to 29; a falta envido, opening or raising,
 from 27 up, and almost never below 26. Read by the sampler's curve, a raise to the falta still
@@ -54,7 +54,7 @@ FLOOR: Final = 0.01
 
 def decision(hand: Hand) -> str | None:
     """The envido situation of the decision before ``hand``'s actor, or None where it has no
-    envido move (RULES.md 5.1: the envido is called only in the first baza, once a hand)."""
+    envido move (docs/rules.md §5.1: the envido is called only in the first baza, once a hand)."""
     if hand.envido_state == ENVIDO_PENDING:
         return FACING_FALTA if hand.envido_chain[-1] == FALTA_ENVIDO else FACING
     legal = hand.legal_actions()

@@ -8,9 +8,9 @@ read so, a value player's look like bluffs, and ``expert`` measured worse agains
 with the sampler's curve (``infer=falta``, decision 96).
 
 :func:`reading_gain` is the log likelihood ratio of the two kinds for one of the rival's
-decisions in a duel where an envido move was open to it (RULES.md 5.1-5.4): the move it made,
+decisions in a duel where an envido move was open to it (docs/rules.md §5.1-5.4): the move it made,
 or the pass where it could have opened and did not. Where the finished hand showed the rival's
-envido value (stated, RULES.md 5.5, or all three cards seen), each kind's chance of that move
+envido value (stated, docs/rules.md §5.5, or all three cards seen), each kind's chance of that move
 holding that value; where it did not, each kind's chance of that move over the values of a
 deal (:data:`VALUE_PRIOR`). So a rival who opens often says bluffer even when its cards are
 never seen. :class:`truco.bots.rivals.RivalModels` sums it over a match.

@@ -3,7 +3,7 @@
 ``expert`` can model a rival two ways: by the fixed rules of :mod:`truco.bots.rollout`
 (thresholds on its own cards, as our threshold bots play) or by the trained policy (an
 approximate equilibrium). Neither fits every opponent, so it keeps the evidence for each: when
-a hand ends with a rival's three cards known (all played, or shown for the envido: RULES.md
+a hand ends with a rival's three cards known (all played, or shown for the envido: docs/rules.md
 5.5 and 10), that hand is replayed with those cards and every betting decision the rival took
 there is scored by each model's probability of the abstract action it chose. The log of the
 product is the model's evidence; the policy is used for the next hands only once its evidence
@@ -229,7 +229,7 @@ def _excess_share(calls: int, chances: int, base: float) -> float:
 def _envido_values(
     obs: Observation, hand: PublicHand, known: list[list[int]], rivals: set[int]
 ) -> dict[int, int]:
-    """The envido value of each rival that the finished ``hand`` showed: stated (RULES.md 5.5)
+    """The envido value of each rival that the finished ``hand`` showed: stated (docs/rules.md §5.5)
     or read from its three cards."""
     values = {s: envido_value(known[s][:3]) for s in rivals}
     for seat, value in hand.statements:

@@ -153,7 +153,7 @@ def odds_action(hand: Hand, falta_from: int = 0) -> int:
 
 def raises_to_falta(hand: Hand, value: int, legal: tuple[int, ...], falta_from: int) -> bool:
     """Whether a seat of a team table with envido ``value`` raises the pending real envido to
-    the falta (RULES.md 5.2). The rules' play-outs never raise to the falta, so a real envido
+    the falta (docs/rules.md §5.2). The rules' play-outs never raise to the falta, so a real envido
     made as a bluff is never punished in them; ``search:iterations=500`` raised a real envido
     to the falta at argentino 6 mostly with 31 or more (decision 109)."""
     return (
@@ -173,7 +173,7 @@ def _raises_envido(hand: Hand, value: int, legal: tuple[int, ...]) -> bool:
 
 
 def answer_envido_by_odds(hand: Hand, p: int) -> int:
-    """An envido call answered by what it stakes (RULES.md 5.2-5.4): quiero when accepting is
+    """An envido call answered by what it stakes (docs/rules.md §5.2-5.4): quiero when accepting is
     worth more than refusing in the chance of winning the game, with the chance that the
     team's envido wins as ``p`` knows it, every call read as :func:`envido_support_hand` reads
     it. Unlike a fixed threshold it counts the points a "no quiero" gives away: facing the
@@ -204,16 +204,16 @@ def odds_play_out(hand: Hand, falta_from: int = 0) -> None:
 
 def _refusal_ends_it(hand: Hand, p: int) -> bool:
     """Whether a "no quiero" to the pending envido call would take the callers to the target
-    (RULES.md 5.3: they score the chain before the raise). Then accepting cannot do worse:
+    (docs/rules.md §5.3: they score the chain before the raise). Then accepting cannot do worse:
     refused, they reach it for sure; accepted, only if their envido wins. Without this an
-    unlimited chain (espanol, RULES.md 5.2) looked worth raising for ever: every raise was
+    unlimited chain (espanol, docs/rules.md §5.2) looked worth raising for ever: every raise was
     refused in some play-outs, for the whole game."""
     callers = 1 - hand.team[p]
     return hand.score[callers] + rejected_points(hand.envido_chain) >= hand.rules.target
 
 
 def _option_action(hand: OptionHand, p: int, legal: tuple[int, ...]) -> int:
-    """The flor policy of the playouts (RULES.md 11.3): sing, answer by strength; or -1."""
+    """The flor policy of the playouts (docs/rules.md §11.3): sing, answer by strength; or -1."""
     if FLOR in legal:
         return FLOR
     dealt = hand.dealt[p]

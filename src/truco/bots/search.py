@@ -51,7 +51,7 @@ class SearchBot(Bot):
         read_senas: bool = True,
     ) -> None:
         super().__init__(seed)
-        #: Whether it makes señas, and whether it reads those it sees (RULES.md 11.1).
+        #: Whether it makes señas, and whether it reads those it sees (docs/rules.md §11.1).
         self.senas = bool(senas)
         self.read_senas = bool(read_senas)
         self.iterations = int(iterations)
@@ -98,7 +98,7 @@ class SearchBot(Bot):
 
 def to_search(obs: Observation, rng: random.Random, senas: bool) -> tuple[int, tuple[int, ...]]:
     """What is left to search at ``obs``: ``(action, ())`` when the choice needs no search
-    (one legal action, or a seña to make: señas are signals, not moves, RULES.md 11.1), else
+    (one legal action, or a seña to make: señas are signals, not moves, docs/rules.md §11.1), else
     ``(-1, the legal actions with the señas left out)``. In team games a falta envido the
     team's cards cannot carry (:func:`truco.bots.team.falta_supported`) is left out too: a
     partner does not call or raise to one (issue 10)."""

@@ -1,4 +1,4 @@
-"""Señas and flor for the bots (RULES.md 11): what to signal, and how to answer a flor.
+"""Señas and flor for the bots (docs/rules.md §11): what to signal, and how to answer a flor.
 
 The project's bots signal their real cards to their partner (:data:`TRUTH` of the time; the
 rest is a bluff meant for opponents who catch it), once a hand, on their first turn. Reading

@@ -1,10 +1,10 @@
 """What a seat's *team* can support, as far as the seat knows (issue 10: partners people trust).
 
-In a team game (RULES.md 2: 4, 6 or 8 players) a bet is won or lost by the team: the envido by
-the best value of the team's players still in (RULES.md 5.5), the truco by the bazas the team
-wins (RULES.md 3). A seat knows its own cards, every card played (its partners' included),
-the envido statements, the señas it saw (RULES.md 11.1) and the calls; nothing else
-(RULES.md 10). The functions here turn that into what the bots need to act as partners:
+In a team game (docs/rules.md §2: 4, 6 or 8 players) a bet is won or lost by the team: the envido by
+the best value of the team's players still in (docs/rules.md §5.5), the truco by the bazas the team
+wins (docs/rules.md §3). A seat knows its own cards, every card played (its partners' included),
+the envido statements, the señas it saw (docs/rules.md §11.1) and the calls; nothing else
+(docs/rules.md §10). The functions here turn that into what the bots need to act as partners:
 
 - the envido: :func:`team_envido_known` (the best value the team is known to hold) and
   :func:`envido_support` (the chance the team wins the envido if it is compared now, the
@@ -102,7 +102,7 @@ def _normal(weights: list[float]) -> Pmf:
 
 @lru_cache(maxsize=16)
 def deck_pmf(deck: tuple[int, ...]) -> Pmf:
-    """The envido values of the three-card hands of ``deck`` (RULES.md 1.2), as shares."""
+    """The envido values of the three-card hands of ``deck`` (docs/rules.md §1.2), as shares."""
     counts = [0.0] * VALUES
     for cards in combinations(deck, 3):
         counts[envido_value(cards)] += 1
@@ -156,7 +156,7 @@ def point(value: int) -> Pmf:
 
 
 def at_most(pmf: Pmf, bound: int) -> Pmf:
-    """``pmf`` knowing the value is at most ``bound`` (a "son buenas", RULES.md 5.5)."""
+    """``pmf`` knowing the value is at most ``bound`` (a "son buenas", docs/rules.md §5.5)."""
     return _normal([w if v <= bound else 0.0 for v, w in enumerate(pmf)])
 
 
@@ -194,7 +194,7 @@ def team_win_chance(team: list[Pmf], rivals: list[Pmf]) -> float:
 
 
 def partners(obs: Observation) -> tuple[int, ...]:
-    """The seat's partners still in the hand (RULES.md 2, 6: a folded player is out)."""
+    """The seat's partners still in the hand (docs/rules.md §2, 6: a folded player is out)."""
     return tuple(
         s for s in obs.seats if s != obs.seat and s & 1 == obs.seat & 1 and s not in obs.folded
     )
@@ -230,7 +230,7 @@ def _senas_of(obs: Observation, seat: int) -> tuple[int, ...]:
 
 def team_envido_known(obs: Observation, read_senas: bool = True) -> int:
     """The best envido the seat's team is known to hold: its own, a partner's stated value
-    (RULES.md 5.5), the "good envido" a partner signalled (RULES.md 11.1), or what a
+    (docs/rules.md §5.5), the "good envido" a partner signalled (docs/rules.md §11.1), or what a
     partner's cards played already make."""
     best = envido_value(own_dealt(obs))
     mates = set(partners(obs))
@@ -271,7 +271,7 @@ def seat_envido_pmf(obs: Observation, seat: int, read_senas: bool = True) -> Pmf
 
 
 def envido_support(obs: Observation, read_senas: bool = True, accepted_by: int = -1) -> float:
-    """Chance that the seat's team wins the envido if it is compared now (RULES.md 5.5).
+    """Chance that the seat's team wins the envido if it is compared now (docs/rules.md §5.5).
 
     ``accepted_by``: a rival seat read as having accepted a falta envido (with the falta
     reading of the call model), for the chance of a falta not yet called.
@@ -291,7 +291,7 @@ def envido_support(obs: Observation, read_senas: bool = True, accepted_by: int =
 
 
 def answerer(obs: Observation) -> int:
-    """The rival who would answer a call of the seat (RULES.md 4: the first opponent after it
+    """The rival who would answer a call of the seat (docs/rules.md §4: the first opponent after it
     still in the hand), or -1."""
     seats = obs.seats
     if obs.seat not in seats:
@@ -308,7 +308,7 @@ def falta_supported(obs: Observation, read_senas: bool = True) -> bool:
     """Whether the team's envido, as the seat knows it (:func:`envido_support`), can carry a
     falta envido called now: were it accepted (the rival who answers read as strong, for a
     quiero to a falta says so), the chance of winning the game would not be lower than
-    without it (RULES.md 5.4: at 0-0 in espanol it is the whole game, so it needs a very good
+    without it (docs/rules.md §5.4: at 0-0 in espanol it is the whole game, so it needs a very good
     envido; when the rivals are about to win anyway, much less)."""
     rules = obs.rules
     team = obs.seat & 1
@@ -321,7 +321,7 @@ def falta_supported(obs: Observation, read_senas: bool = True) -> bool:
 
 def table_winner(obs: Observation) -> tuple[int, int] | None:
     """(seat, card) that wins the baza in progress so far, or None: no card on the table
-    yet, or the best cards tied between the teams (a parda so far, RULES.md 3)."""
+    yet, or the best cards tied between the teams (a parda so far, docs/rules.md §3)."""
     if len(obs.bazas) <= len(obs.baza_results):
         return None
     table = obs.bazas[-1]
@@ -377,7 +377,7 @@ def overtake_card(obs: Observation) -> int | None:
     """The card with which to beat a partner's card that wins the table, or None to let it be.
 
     A partner's winning card is beaten only with a reason: a rival still to play could beat it
-    (some unseen card does), and winning the baza wins the hand now (RULES.md 3); then the
+    (some unseen card does), and winning the baza wins the hand now (docs/rules.md §3); then the
     cheapest card that no unseen card can beat, or, when this baza decides the hand whether
     won or lost (after a first parda), the best card that beats the partner's.
     """
@@ -455,7 +455,7 @@ def accept_beats_reject(
 def rival_to_play(hand: Hand, p: int) -> bool:
     """Whether a rival of position ``p`` (still in the hand) plays after it in this baza."""
     team, k = hand.team[p], hand.k
-    q = (p + 1) % k  # positions play in order round the table (RULES.md 3)
+    q = (p + 1) % k  # positions play in order round the table (docs/rules.md §3)
     while q != hand.baza_leader:
         if hand.alive[q] and hand.team[q] != team:
             return True

@@ -7,7 +7,7 @@ sections, same values) from the match without building an ``Observation``, and
 :func:`mask_of` the same action mask. The suite checks on random states of every preset and
 player count that both paths give equal arrays (``tests/test_env_direct.py``).
 
-Hidden information (RULES.md 10): the functions read exactly what
+Hidden information (docs/rules.md §10): the functions read exactly what
 :func:`truco.observation.observe` puts in the seat's observation: the seat's own cards, the
 moves of the hand in play, the public state of the ladders and statements, the score. They
 never read another seat's cards in hand; the equality tests would catch a difference.
@@ -283,7 +283,7 @@ def mask_of(match: Match, seat: int) -> Mask:
 
 def encode_for(match: Match, seat: int, layout: int = 1) -> Floats:
     """The seat's tensor in ``layout``: the cheap path for layout 1; layout 2 (the options of
-    RULES.md 11) is built from the seat's :class:`~truco.observation.Observation`."""
+    docs/rules.md §11) is built from the seat's :class:`~truco.observation.Observation`."""
     if layout == 1:
         return encode_seat(match, seat)
     from truco.env import encoding
@@ -315,7 +315,8 @@ def seat_string(match: Match, seat: int) -> str:
     """:func:`~truco.env.encoding.observation_string` of the seat's observation, read straight
     from the match: the OpenSpiel information-state string of every tree walk.
 
-    With señas (RULES.md 11.1) a seat sees only the señas it caught, so those tables go through
+    With señas (docs/rules.md §11.1) a seat sees only the señas it caught, so those tables go
+    through
     the :class:`~truco.observation.Observation`; the equality tests check both paths agree.
     """
     rules = match.rules

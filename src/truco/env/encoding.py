@@ -1,12 +1,13 @@
 """The observation tensor, action mask and observation strings of every research adapter.
 
 PettingZoo, Gymnasium and OpenSpiel all read a seat's table through this module, and this
-module reads nothing but that seat's :class:`~truco.observation.Observation` (RULES.md 10):
+module reads nothing but that seat's :class:`~truco.observation.Observation` (docs/rules.md §10):
 the cards of other seats cannot reach a tensor because they are not in its input.
 
 Layout version 1 (:data:`ENCODING_VERSION`), the default. A change of layout bumps the version
 and the environment names (``truco_v0`` -> ``truco_v1``). Layout version 2 (``layout=2``) adds the
-actions and the observation of señas, "a ley de juego" and flor (RULES.md 11); it is required by
+actions and the observation of señas, "a ley de juego" and flor (docs/rules.md §11); it is required
+by
 rules with those options on, and may be chosen without them (see "Layout version 2" below).
 
 Actions
@@ -61,7 +62,7 @@ envido_calls        7             number of envido calls 0, 1, 2, 3, 4+ (one-hot
 envido_status       4             no call yet, waiting for an answer, quiero, no quiero
 envido_caller       2             team of the chain's last call: own, other
 statements          3 * n         per relative seat: stated a value, the value / 33,
-                                  said "son buenas" (RULES.md 5.5)
+                                  said "son buenas" (docs/rules.md §5.5)
 shown               40            cards shown at the end of the hand
 score               2             own, other team's score / target
 hand_points         2             own, other team's points in the current hand / target
@@ -156,7 +157,7 @@ def check_layout(rules: Rules, layout: int) -> int:
     if layout == 1 and rules.table_talk:
         raise RulesError(
             "layout: version 1 has no actions for señas, a ley de juego or flor "
-            "(RULES.md 11): use layout=2"
+            "(docs/rules.md §11): use layout=2"
         )
     return layout
 
@@ -314,7 +315,7 @@ def encode(obs: Observation, out: Floats | None = None, layout: int = 1) -> Floa
 
 
 def _encode_table_talk(obs: Observation, out: Floats, at: Mapping[str, int]) -> None:
-    """Layout 2: the señas this seat saw, and the flor of the current duel (RULES.md 11)."""
+    """Layout 2: the señas this seat saw, and the flor of the current duel (docs/rules.md §11)."""
     n = obs.rules.players
     me = obs.seat
     for move in obs.moves:
@@ -341,7 +342,7 @@ def _encode_table_talk(obs: Observation, out: Floats, at: Mapping[str, int]) -> 
 def _envido_status(obs: Observation) -> tuple[int, int]:
     """The envido of the current duel: (status index, seat of the chain's last call or -1).
 
-    A call is answered by the very next move (RULES.md 5.2), so the move after the last call
+    A call is answered by the very next move (docs/rules.md §5.2), so the move after the last call
     says whether the chain was accepted.
     """
     moves = _duel_moves(obs)

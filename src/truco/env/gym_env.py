@@ -42,7 +42,7 @@ Termination            the match (single hand: the hand) is over, or an illegal 
                        :class:`~truco.errors.IllegalActionError` instead)
 Seeding                ``reset(seed=s)`` fixes the deals and the bots' choices
 Rule options           ``rules={"senas": True, "flor": True}`` as a record's ``[rules]``; those
-                       of RULES.md 11 need ``layout=2`` (64 actions, and the señas and flor
+                       of docs/rules.md §11 need ``layout=2`` (64 actions, and the señas and flor
                        sections of :mod:`truco.env.encoding`)
 Rendering              ``render()``: the table as the learner sees it (the terminal game's
                        layout, :func:`truco.env.render.table_text`): returned with

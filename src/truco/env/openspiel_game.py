@@ -1,7 +1,7 @@
 """Truco as an OpenSpiel game: ``pyspiel.load_game("python_truco(variant=espanol,players=4)")``.
 
 Importing this module registers ``python_truco``. A state wraps a :class:`~truco.match.Match`
-and translates; every rule stays in the engine (STYLE.md lesson 10).
+and translates; every rule stays in the engine (no rules logic outside the core).
 
 Parameters
 ----------
@@ -12,7 +12,7 @@ variant    argentino     preset: argentino, espanol, valenciano
 players    2             2, 4, 6 (and 8 in valenciano)
 target     0             points of a game (a cama); 0 keeps the preset's (30, 24)
 layout     1             layout version of :mod:`truco.env.encoding`: 1, or 2 with
-                         the actions and observation of RULES.md 11
+                         the actions and observation of docs/rules.md §11
 flor       false         the flor (argentino only; needs layout 2)
 ley        false         "a ley de juego" (needs layout 2)
 hand_only  false         the single-hand game (below)
@@ -24,7 +24,7 @@ mano       0             the seat that is mano of the first hand
 Señas are not offered here: who catches a seña is chance, which this game would have to
 expose as chance nodes; the PettingZoo and Gymnasium environments play them.
 
-By default the game is a whole match (RULES.md 7) from that score: sequential, imperfect
+By default the game is a whole match (docs/rules.md §7) from that score: sequential, imperfect
 information, zero-sum between the two teams. Returns are +1 for each seat of the winning team
 and -1 for the others, at the end only (terminal reward model).
 
@@ -39,7 +39,7 @@ Chance nodes
 ------------
 Each hand is dealt by ``3 * players`` explicit chance nodes before its first decision: chance
 outcome ``c`` (0-39, a card of :mod:`truco.cards`) deals card ``c``, uniformly among the cards
-of the deck not dealt yet. The k-th card goes to seat ``(mano + k) % players`` (RULES.md 9:
+of the deck not dealt yet. The k-th card goes to seat ``(mano + k) % players`` (docs/rules.md §9:
 one card at a time from the mano). A pica-pica hand is dealt once for all its duels.
 
 Sampling methods multiply chance probabilities along a sampled history. Over a whole match
@@ -480,7 +480,7 @@ class TrucoObserver:
 
     def set_from(self, state: TrucoState, player: int) -> None:
         full = self._full
-        if self.layout != 1:  # layout 2 (RULES.md 11): from the seat's Observation
+        if self.layout != 1:  # layout 2 (docs/rules.md §11): from the seat's Observation
             obs = state.observation_for(0 if self.kind == PUBLIC else player)
             if full is None and self.perfect_recall:
                 encoding.encode_information_state(obs, self.tensor, self.layout)

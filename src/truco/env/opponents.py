@@ -16,7 +16,7 @@ a callable                 ``f(observation) -> action``, given the seat's
 =========================  ===============================================================
 
 A bot is given the :class:`~truco.observation.Observation` of its seat and nothing else
-(RULES.md 10). The one exception is a speed-up that changes nothing: ``random`` only reads the
+(docs/rules.md §10). The one exception is a speed-up that changes nothing: ``random`` only reads the
 legal actions, so it is given them without the rest of the observation being built.
 """
 

@@ -7,7 +7,7 @@
 ('player_0', (633,))
 
 Agents are ``player_0`` .. ``player_{n-1}``, the table seats; teams are the even and the odd
-seats (RULES.md 2). Only one seat acts at a time, and not in a fixed rotation (a call passes
+seats (docs/rules.md §2). Only one seat acts at a time, and not in a fixed rotation (a call passes
 the turn to the answerer), so follow ``agent_selection``.
 
 =====================  ======================================================================
@@ -22,7 +22,7 @@ Rewards                ``reward="points"`` (default): after each step, every sea
                        the end (single hand: +1 / -1 / 0 by the hand's points). Either way
                        ``infos`` at the end hold ``winner`` (team), ``score``, ``camas`` and
                        ``hand_points`` (single hand; else None).
-Termination            the match is over (RULES.md 7: a team reaches the target; in
+Termination            the match is over (docs/rules.md §7: a team reaches the target; in
                        valenciano wins two camas), or with ``hand_only=True`` its first hand.
                        No truncation.
 Illegal actions        raise :class:`~truco.errors.IllegalActionError` (a ``ValueError``);
@@ -309,7 +309,7 @@ def env(
     """``truco_v0`` with PettingZoo's argument checks (out-of-bounds actions, call order).
 
     ``target`` None keeps the preset's (30 for argentino and espanol, 24 per cama in
-    valenciano). ``rules`` sets rule options as a record's ``[rules]`` does; those of RULES.md
+    valenciano). ``rules`` sets rule options as a record's ``[rules]`` does; those of docs/rules.md
     11 (señas, a ley de juego, flor) need ``layout=2`` (:mod:`truco.env.encoding`).
     """
     raw = raw_env(variant, players, target, reward, render_mode, **options)

@@ -5,7 +5,7 @@ text, for environments: one row per seat with its cards (the viewer's face up, t
 as ``#`` per card still held) and the card it played in each baza, the winner of each baza,
 then the bets, the statements, the score and, for the seat to act, its legal actions.
 
-It reads one seat's :class:`~truco.observation.Observation` and nothing else (RULES.md 10),
+It reads one seat's :class:`~truco.observation.Observation` and nothing else (docs/rules.md §10),
 so it shows exactly what that seat may know.
 
 >>> from truco import Match

@@ -1,7 +1,7 @@
 """External-sampling Monte Carlo CFR over the betting abstraction, on the engine itself.
 
 One iteration deals a hand (random cards, a random score, so that the policy learns the
-score's weight: RULES.md 5.3's falta envido, 7's target), picks a *traverser* position (in
+score's weight: docs/rules.md §5.3's falta envido, 7's target), picks a *traverser* position (in
 turn) and walks the hand with the engine: at the traverser's betting decisions every abstract
 action of :func:`truco.bots.abstraction.slots` is tried (on a clone), elsewhere one action is
 sampled from the current strategy (regret matching) and the average strategy is updated.

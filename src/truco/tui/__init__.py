@@ -7,5 +7,5 @@ and the bots, so ``truco`` works without the ``tui`` extra; :mod:`~truco.tui.wid
 :mod:`~truco.tui.app` (the game) and :mod:`~truco.tui.review` need Textual.
 
 Everything the person sees is built from the :class:`~truco.observation.Observation` of their
-seat (RULES.md 10); only the review of a finished record may show every card.
+seat (docs/rules.md §10); only the review of a finished record may show every card.
 """

@@ -231,7 +231,7 @@ class PlayScreen(TableScreen):
         #: Whether the person is to act (and no summary is open).
         self.waiting = False
         self.names_on = False
-        #: Whether the señas (RULES.md 11.1) are offered in place of the calls (key ``g``).
+        #: Whether the señas (docs/rules.md §11.1) are offered in place of the calls (key ``g``).
         self.senas_open = False
         self.saved: Path | None = None
         self.summaries: list[HandSummary] = []

@@ -1,4 +1,4 @@
-"""The hand told in words, from what one seat observes (RULES.md 10).
+"""The hand told in words, from what one seat observes (docs/rules.md §10).
 
 :class:`Chronicle` is fed the successive observations of one seat and returns the new lines
 of the log and, when a hand ends, a :class:`HandSummary`. Both are the core's

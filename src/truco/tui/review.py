@@ -1,7 +1,7 @@
 """``truco play --review FILE``: step forwards and backwards through a record.
 
 The record is refereed once and the match is kept after every action, so each step is one
-lookup. The table is seen from one seat (its observation, RULES.md 10) or, since a finished
+lookup. The table is seen from one seat (its observation, docs/rules.md §10) or, since a finished
 record holds every deal, with all the cards in hand shown.
 """
 

@@ -73,7 +73,7 @@ CALL_KEYS: Final = {
     "h": (CON_FLOR_ME_ACHICO,),
 }
 CARD_KEYS: Final = ("1", "2", "3")
-#: The key that opens the señas (RULES.md 11.1); then 1-9 make one, in the order of
+#: The key that opens the señas (docs/rules.md §11.1); then 1-9 make one, in the order of
 #: :data:`truco.actions.SENAS`. A seña's button stands for ``g1`` .. ``g9``.
 SENA_KEY: Final = "g"
 SENA_KEYS: Final = tuple(f"{SENA_KEY}{i + 1}" for i in range(len(SENAS)))
@@ -164,7 +164,7 @@ class TableView(Static):
 
     def _senas(self, scene: Scene, signs: dict[int, list[tuple[int, bool]]]) -> list[Text]:
         """A line per seat whose señas of this hand the viewer saw: its last one in words,
-        an opponent's marked caught (RULES.md 11.1)."""
+        an opponent's marked caught (docs/rules.md §11.1)."""
         t = scene.texts
         lines = []
         for seat, made in sorted(signs.items()):

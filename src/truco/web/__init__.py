@@ -3,7 +3,7 @@
 An ASGI app (FastAPI, served by uvicorn) where people play truco with friends and bots. The
 server is the only referee: browsers send intentions over a WebSocket, the engine validates
 them, and every seat and spectator receives views built only from
-:meth:`truco.match.Match.observation` (RULES.md 10). Tables are stored as their rules, seed
+:meth:`truco.match.Match.observation` (docs/rules.md §10). Tables are stored as their rules, seed
 and append-only action log (SQLite by default, PostgreSQL when the database URL says so) and
 resume by replaying that log on a fresh :class:`~truco.match.Match`.
 
@@ -34,6 +34,6 @@ module               what it holds
 ``settings``         database URL, bot pacing and executor, and every cap with its default
 ===================  ==========================================================================
 
-The web layer holds no rules (STYLE.md lesson 10): legality, scoring and hidden information
+The web layer holds no rules: legality, scoring and hidden information
 all come from the engine. Import :func:`truco.web.app.create_app` to embed the app.
 """

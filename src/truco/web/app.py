@@ -61,11 +61,11 @@ from truco.web.writer import Writer
 log = logging.getLogger("truco.web")
 
 _ID = re.compile(r"[A-Za-z0-9_-]{6,32}")
-#: Targets offered for each preset (RULES.md 7); the API accepts any the engine accepts.
+#: Targets offered for each preset (docs/rules.md §7); the API accepts any the engine accepts.
 TARGETS = {"argentino": (30, 15), "espanol": (30,), "valenciano": (24,)}
 
 
-#: Longest text in a rule option's name or value (the longest RULES.md names are far shorter).
+#: Longest text in a rule option's name or value (the longest docs/rules.md names are far shorter).
 MAX_OPTION_TEXT = 32
 #: Longest engine reason quoted back in a 422: answers never grow with the input.
 MAX_DETAIL = 300
@@ -82,7 +82,7 @@ class TableSpec(BaseModel):
     target: int | None = Field(default=None, ge=2, le=99)
     bot_level: str = Field(default=DEFAULT_LEVEL, max_length=32)
     seats: list[SeatSpec] = Field(min_length=2, max_length=8)
-    #: Rule overrides by RULES.md option name, e.g. ``{"deck": "36"}``.
+    #: Rule overrides by docs/rules.md option name, e.g. ``{"deck": "36"}``.
     options: dict[str, Any] = Field(default_factory=dict, max_length=16)
     #: Seconds per move (0: no clock); default: off against bots alone, 30 with two people.
     clock: int | None = Field(default=None, ge=0, le=600)
@@ -94,7 +94,7 @@ class TableSpec(BaseModel):
 
 
 def card_order(deck: tuple[int, ...]) -> list[list[str]]:
-    """The cards of ``deck`` grouped by truco rank, highest first (RULES.md 1.1)."""
+    """The cards of ``deck`` grouped by truco rank, highest first (docs/rules.md §1.1)."""
     classes: dict[int, list[str]] = {}
     for c in sorted(deck, key=lambda c: (-STRENGTH[c], c)):
         classes.setdefault(STRENGTH[c], []).append(NAMES[c])

@@ -3,7 +3,7 @@
 A bot is CPU-bound (``search`` thinks for about 100 ms), so it never runs on the event loop: by
 default it runs in a pool of worker processes, where it cannot hold the server's GIL, so one
 thinking bot never delays other tables. A bot is made afresh for each move from its level
-and a seed; it receives only the observations of its seat (RULES.md 10): the one it moves in
+and a seed; it receives only the observations of its seat (docs/rules.md §10): the one it moves in
 and, so that it remembers the match as a bot that played it would (``expert`` learns from
 the hands it saw end), the seat's observation at the start of each earlier hand.
 """

@@ -12,7 +12,7 @@ commitment of every hand is fixed when the table is created. (**Decision**, also
 - a hand's seed is revealed exactly when the hand may be downloaded
   (:func:`~truco.web.downloads.offered_hands`): when it ends with every card played or shown,
   or when the game ends. A seed deals every card of its hand, so revealing it earlier would
-  show cards RULES.md 10 keeps hidden;
+  show cards docs/rules.md §10 keeps hidden;
 - both travel as one message type, ``deal`` (``docs/protocol.md``), which lists hands: a
   hand with ``seed`` null is a commitment, with ``seed`` set a reveal. A connection gets at
   most one ``deal`` message per state (whatever was published meanwhile), and one with

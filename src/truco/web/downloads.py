@@ -1,6 +1,6 @@
 """The ``.truco`` records a table offers for download, and when it may offer them.
 
-A record states every card dealt, and RULES.md 10 keeps some cards hidden even after a hand
+A record states every card dealt, and docs/rules.md §10 keeps some cards hidden even after a hand
 ends: a folded player's cards and every card never played nor shown. So (**Decision**, also
 in ``docs/decisions.md``):
 

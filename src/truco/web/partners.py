@@ -13,7 +13,7 @@ from typing import Any
 
 def answer_seats(players: int, kinds: Sequence[str]) -> dict[str, Any]:
     """The rule options that make the people's seats answer for their teams: none at a table of
-    two (each team is one seat), of people only or of bots only (RULES.md 4 as written)."""
+    two (each team is one seat), of people only or of bots only (docs/rules.md §4 as written)."""
     people = [seat for seat, kind in enumerate(kinds) if kind == "human"]
     if players < 4 or not people or len(people) == len(kinds):
         return {}

@@ -2,7 +2,8 @@
 the log.
 
 A phrase is one of :data:`PHRASES`, chosen by its key: no free text, so nothing said can name
-a card, a value or a hand (RULES.md 10; the señas of rules 11.1 are the game's own signals, and
+a card, a value or a hand (docs/rules.md §10; the señas of rules 11.1 are the game's own signals,
+and
 they stay in the core). A seat may say :data:`PER_WINDOW` phrases every :data:`WINDOW` seconds
 (then ``rate_limited``); a table keeps its last :data:`KEPT` phrases, in memory only.
 """

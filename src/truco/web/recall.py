@@ -6,7 +6,7 @@ would start every move knowing nothing of the match. A table keeps each seat's o
 at the moment each hand was dealt (the seat's own cards, the score, and the hand before as
 the seat saw it end), and a bot recalls those of its seat before it moves, so that it plays
 as the same bot that had sat through the match in ``truco arena``. They are the seat's own
-observations: nothing another seat could not see goes into them (RULES.md 10).
+observations: nothing another seat could not see goes into them (docs/rules.md §10).
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ class TableRow(Base):
     variant: Mapped[str] = mapped_column(String(32))
     players: Mapped[int] = mapped_column(SmallInteger)
     target: Mapped[int] = mapped_column(SmallInteger)
-    #: Rule overrides beyond players and target, as JSON (RULES.md option names).
+    #: Rule overrides beyond players and target, as JSON (docs/rules.md option names).
     options: Mapped[str] = mapped_column(Text, default="{}")
     seed: Mapped[int] = mapped_column(BigInteger)
     bot_level: Mapped[str] = mapped_column(String(32))

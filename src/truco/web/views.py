@@ -1,6 +1,6 @@
 """What a seat or a spectator is sent: a JSON view built only from an ``Observation``.
 
-RULES.md 10: a player sees their own cards, every card played, every call and answer, the
+docs/rules.md §10: a player sees their own cards, every card played, every call and answer, the
 stated envido values and the cards shown at the end of a hand. The view of a seat is made
 from ``match.observation(seat)`` and nothing else of the match; the view of a spectator is
 made from an observation whose seat-specific fields (the seat's cards and legal actions,
@@ -15,7 +15,7 @@ in the reader's language):
 - ``{"seat": 0, "show": ["7e", "6e"]}``: the envido winner's cards shown at the end;
 - ``{"end": [0, 3]}``: the hand is over, with the points it gave each team.
 
-With señas (RULES.md 11.1) a seat's view holds only the señas that seat saw: its team's, and
+With señas (docs/rules.md §11.1) a seat's view holds only the señas that seat saw: its team's, and
 the opponents' it caught (``{"seat": 1, "act": "sena-1b", "caught": true}``); a spectator's
 view holds none (a spectator sits at no seat, so sees no seña).
 """
@@ -74,7 +74,7 @@ class SeatMeta:
 
 def public(obs: Observation) -> Observation:
     """``obs`` without what only its seat may see: its cards, its legal actions and the
-    señas it saw (RULES.md 11.1: only partners, and opponents who caught one, see a seña)."""
+    señas it saw (docs/rules.md §11.1: only partners, and opponents who caught one, see a seña)."""
     previous = obs.previous
     if previous is not None:
         previous = dataclasses.replace(previous, moves=_no_senas(previous.moves))
@@ -117,7 +117,7 @@ def hand_log(
 
     With ``envido_settled = at_once`` the statements follow the "quiero" that accepted the
     envido (in a pica-pica hand, that of the duel the stating seats play); otherwise they are
-    made when the hand ends (RULES.md 5.5).
+    made when the hand ends (docs/rules.md §5.5).
     """
     out: list[dict[str, Any]] = []
     left = list(statements)
@@ -418,7 +418,7 @@ def rules_summary(rules: Rules) -> dict[str, Any]:
 
 
 def table_talk(name: str, counts: Sequence[int]) -> dict[str, list[int]]:
-    """The options of RULES.md 11 (``senas``, ``ley_de_juego``, ``flor``) the preset ``name``
+    """The options of docs/rules.md §11 (``senas``, ``ley_de_juego``, ``flor``) the preset ``name``
     takes, each with the player counts it is valid for (the core's validation decides)."""
     from truco.errors import TrucoError
     from truco.variants import find_variant

@@ -874,7 +874,7 @@ export function callHint(variant, token, envidoCount = 0) {
   return CALL_HINTS[lang()][key] || "";
 }
 
-// The señas of RULES.md 11.1 (seed 000 §15): a face, and in each language the gesture as a
+// The señas of docs/rules.md §11.1 (seed 000 §15): a face, and in each language the gesture as a
 // control says it, the gesture as a seat makes it, and what it means.
 const SENAS = {
   "sena-1e": ["😲", ["levanta las cejas", "levanta las cejas", "as de espadas"],

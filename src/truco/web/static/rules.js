@@ -1,4 +1,4 @@
-// The rules of a preset in plain words (RULES.md), written from the preset's own options,
+// The rules of a preset in plain words (docs/rules.md), written from the preset's own options,
 // with the truco order of its deck drawn.
 import { cardEl } from "/static/cards.js";
 import { applyStatic, callWord, lang, t, toggleLang } from "/static/i18n.js";
