@@ -6,17 +6,32 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-deps lint typecheck pytest bench bench-web venv clean
 
-$(STAMP): pyproject.toml
+# `make run` installs only what the browser game needs (`.[web]`, about 115 MB); `make test`
+# installs everything the tests use (`.[dev]`: the research environments, torch, playwright...),
+# which includes the browser game's packages.
+RUN_STAMP := $(VENV)/.installed-web
+
+$(VENV)/bin/python:
+	@echo "creating the virtual environment in $(VENV)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "installing the browser game's packages (.[web]: FastAPI, uvicorn, SQLAlchemy, ...)"
+	$(BIN)/python -m pip install --quiet -e '.[web]'
+	touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	@echo "installing everything the tests use (.[dev]: a few GB the first time; minutes)"
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 venv: $(STAMP)
 
 # The main job: the browser game on http://127.0.0.1:8000 (`truco serve`; SQLite in
 # ./truco-web.sqlite3 unless DATABASE_URL says otherwise). The terminal game: `.venv/bin/truco play`.
-run: $(STAMP)
+run: $(RUN_STAMP)
+	@echo "starting the browser game: open http://127.0.0.1:8000 (Ctrl+C stops it)"
 	$(BIN)/truco serve
 
 lint: $(STAMP)
