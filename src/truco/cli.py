@@ -91,25 +91,32 @@ def _env_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def rules_of(args: argparse.Namespace) -> Rules:
-    """The rules of ``--variant``, ``--players``, ``--target`` and each ``--rule key=value``."""
-    return _rules(args)
+def rules_of(args: argparse.Namespace, defaults: dict[str, object] | None = None) -> Rules:
+    """The rules of ``--variant``, ``--players``, ``--target`` and each ``--rule key=value``
+    (over ``defaults``, options the caller sets unless a ``--rule`` names them)."""
+    return _rules(args, defaults or {})
 
 
-def _rules(args: argparse.Namespace) -> Rules:
-    options: dict[str, object] = {"players": args.players}
+def _rules(args: argparse.Namespace, defaults: dict[str, object] | None = None) -> Rules:
+    options: dict[str, object] = {"players": args.players, **(defaults or {})}
     if args.target is not None:
         options["target"] = args.target
     for item in getattr(args, "rule", None) or ():
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise TrucoError(f"--rule {item!r}: write it as key=value, e.g. senas=true")
-        options[key.strip()] = _rule_value(raw.strip())
+        value = _rule_value(raw.strip())
+        if key.strip() == "answer_seats" and not isinstance(value, list):
+            value = [] if value == "" else [value]  # none, or one seat: a list of one
+        options[key.strip()] = value
     return find_variant(args.variant, **options)
 
 
 def _rule_value(raw: str) -> object:
-    """A ``--rule`` value as a record's [rules] would hold it: true/false, a number, a word."""
+    """A ``--rule`` value as a record's [rules] would hold it: true/false, a number, a word, or
+    a list of them separated by commas (``answer_seats=0,2``)."""
+    if "," in raw:
+        return [_rule_value(part.strip()) for part in raw.split(",") if part.strip()]
     if raw in ("true", "false"):
         return raw == "true"
     for cast in (int, float):

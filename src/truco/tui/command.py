@@ -107,7 +107,9 @@ def config_of(args: argparse.Namespace) -> PlayConfig:
     from truco.bots import make_bot
     from truco.cli import rules_of
 
-    rules = rules_of(args)
+    # The person answers the calls made to their team, never a bot partner on their behalf
+    # (as at the browser's tables: decision 64, docs/rules.md §4), unless --rule says who.
+    rules = rules_of(args, {"answer_seats": [args.seat]} if args.players >= 4 else {})
     if not 0 <= args.seat < rules.players:
         raise TrucoError(f"seat: {args.seat} is not a seat at a table of {rules.players}")
     name, bot_options = parse_bot_spec(args.bot)
