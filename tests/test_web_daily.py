@@ -163,7 +163,7 @@ def test_guests_watch_and_may_not_play(server: LiveServer) -> None:
         assert data["played"] is False and data["my_table"] is None
         assert all(r["game"] is None and r["score"] is None for r in data["table"])
         page = guest.get("/daily")
-        assert page.status_code == 200 and "daily.js" in page.text
+        assert page.status_code == 200 and "people-main.js" in page.text  # the shell of /daily
     ana = person(server)
     forged = ana.http.post("/api/daily", headers={CSRF_HEADER: "nope"})
     assert forged.status_code == 403

@@ -142,7 +142,7 @@ def router() -> APIRouter:
 
     @r.get("/daily", include_in_schema=False)
     async def daily_page() -> FileResponse:
-        return page("daily.html")
+        return page("people.html")  # the pages' one shell (static/people-main.js)
 
     return r
 
