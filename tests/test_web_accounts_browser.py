@@ -100,6 +100,13 @@ def test_two_people_play_a_rated_duel_and_find_it_everywhere(
         if not moved:
             ana.wait_for_timeout(50)
     assert ana.locator(".rematch-btn").count() and beto.locator(".rematch-btn").count()
+    # The game-over panel says the score in one order: the seat's own team first, as the
+    # account of the hand does ("¡Partida para Ellos! 11 a 15"), for seat 1 as for seat 0.
+    for page in (ana, beto):
+        line = page.locator("#overlay .over-score").inner_text()
+        assert line.startswith("Nosotros "), line
+        told = re.findall(r"(\d+) a (\d+)", page.locator("#overlay").inner_text())
+        assert told and told[-1] == tuple(re.findall(r"\d+", line)), (line, told)
     replay_link = ana.locator("#overlay a[href^='/games/']")
     assert replay_link.get_attribute("href") == f"/games/{table_id}"
 

@@ -1093,9 +1093,12 @@ function maybeOverlay() {
       const won = view.winner;
       const text = you === null ? t("over.won", { team: teamName(won) }) : won === you % 2 ? t("over.won_us") : t("over.won_them");
       body.append(el("p", "big-line", text));
-      body.append(el("p", "", `${teamName(0)} ${view.score[0]} – ${view.score[1]} ${teamName(1)}`));
+      // Your team first, as the account of the hand says the score ("11 a 15"); a spectator's
+      // in seat order.
+      const [us, them] = you === null || you % 2 === 0 ? [0, 1] : [1, 0];
+      body.append(el("p", "over-score", `${teamName(us)} ${view.score[us]} – ${view.score[them]} ${teamName(them)}`));
       if (rules.camas_to_win > 1) {
-        body.append(el("p", "camas-line", t("over.camas", { ta: teamName(0), a: view.camas[0], b: view.camas[1], tb: teamName(1) })));
+        body.append(el("p", "camas-line", t("over.camas", { ta: teamName(us), a: view.camas[us], b: view.camas[them], tb: teamName(them) })));
       }
       if (f) body.append(handSummary(f));
       const dl = el("a", "btn-primary", t("dl.game"));
