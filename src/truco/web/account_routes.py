@@ -27,10 +27,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 
-from truco.variants import PRESETS
 from truco.web import daily, people
 from truco.web.auth import COOKIE, WRONG, Auth
-from truco.web.bodies import json_object, text_field
+from truco.web.bodies import check_preset, json_object, text_field
 from truco.web.connection import hash_token
 from truco.web.fresh import Fresh
 from truco.web.limits import client_host, take_or_429
@@ -59,15 +58,6 @@ def _json(value: Any) -> bytes:
 def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
-
-
-def _variant(variant: str, players: int) -> None:
-    preset = PRESETS.get(variant)
-    if preset is None:
-        raise HTTPException(422, f"variant: one of {', '.join(PRESETS)}")
-    if players not in preset.player_counts:
-        counts = ", ".join(str(n) for n in preset.player_counts)
-        raise HTTPException(422, f"players: {variant} is played by {counts}")
 
 
 def router() -> APIRouter:
@@ -198,7 +188,7 @@ def router() -> APIRouter:
     async def leaderboard(
         request: Request, variant: str = "argentino", players: int = 2
     ) -> Response:
-        _variant(variant, players)
+        check_preset(variant, players)
         key, generation = (variant, players), _tables(request).generation
         body = boards.get(key, generation)
         if body is None:

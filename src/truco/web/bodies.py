@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import HTTPException, Request
 
+from truco.variants import PRESETS
 from truco.web.protocol import has_surrogate
 
 NOT_AN_OBJECT = "the body must be a JSON object in UTF-8"
@@ -40,3 +41,13 @@ def whole_field(data: dict[str, Any], field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise HTTPException(422, f"{field}: a whole number is required")
     return value
+
+
+def check_preset(variant: str, players: int) -> None:
+    """422 unless ``variant`` is a preset played by ``players``."""
+    preset = PRESETS.get(variant)
+    if preset is None:
+        raise HTTPException(422, f"variant: one of {', '.join(PRESETS)}")
+    if players not in preset.player_counts:
+        counts = ", ".join(str(n) for n in preset.player_counts)
+        raise HTTPException(422, f"players: {variant} is played by {counts}")

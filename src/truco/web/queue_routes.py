@@ -30,9 +30,8 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.engine import Engine
 
 from truco.errors import TrucoError
-from truco.variants import PRESETS
 from truco.web import people
-from truco.web.bodies import json_object, text_field, whole_field
+from truco.web.bodies import check_preset, json_object, text_field, whole_field
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS
 from truco.web.limits import Window, client_host, take_or_429
 from truco.web.matchmaking import MAX_WAIT, Entry, Formed, Matchmaker, QueueFull, Seated
@@ -187,12 +186,7 @@ def router() -> APIRouter:
         data = await json_object(request)
         variant = text_field(data, "variant", 32)
         players = whole_field(data, "players")
-        preset = PRESETS.get(variant)
-        if preset is None:
-            raise HTTPException(422, f"variant: one of {', '.join(PRESETS)}")
-        if players not in preset.player_counts:
-            counts = ", ".join(str(n) for n in preset.player_counts)
-            raise HTTPException(422, f"players: {variant} is played by {counts}")
+        check_preset(variant, players)
         wait = _wait(data)
         level = data.get("bot_level", DEFAULT_LEVEL)
         if level not in OFFERED_LEVELS:
