@@ -27,7 +27,8 @@ from truco.records import Record, dump, dumps, load, loads
 from truco.referee import record_of, replay
 from truco.variants import PRESETS, Rules, find_variant
 
-__version__ = "0.1.0"
+#: The distribution `truco-game`'s version (tests/test_wheel.py keeps pyproject.toml equal).
+__version__ = "0.2.0"
 
 __all__ = [
     "PRESETS",

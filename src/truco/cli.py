@@ -68,7 +68,7 @@ def _env_bench(args: argparse.Namespace) -> int:
     try:
         from truco.env.bench import ADAPTERS, run
     except ImportError as e:
-        print(f"error: env-bench needs truco[rl]: {e}", file=sys.stderr)
+        print(f"error: env-bench needs truco-game[rl]: {e}", file=sys.stderr)
         return 1
     adapters = ("engine", *(ADAPTERS if args.env == "all" else (args.env,)))
     configs = [(args.variant, args.players)]
@@ -278,7 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
     _benchmark_options(p, seconds=5.0)
     p.set_defaults(func=_bench)
 
-    p = sub.add_parser("env-bench", help="PettingZoo, Gymnasium, OpenSpiel steps/s (truco[rl])")
+    p = sub.add_parser(
+        "env-bench", help="PettingZoo, Gymnasium, OpenSpiel steps/s (truco-game[rl])"
+    )
     p.add_argument("--env", default="all", choices=["all", "pettingzoo", "gymnasium", "openspiel"])
     _benchmark_options(p, seconds=3.0)
     p.set_defaults(func=_env_bench)
@@ -353,67 +355,17 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_arguments(p)
     p.set_defaults(func=web.serve)
 
+    from truco.train import command as train
+
     p = sub.add_parser("train", help="self-play that writes the betting policy expert plays")
-    _train_arguments(p)
-    p.set_defaults(func=_train)
+    train.add_arguments(p)
+    p.set_defaults(func=train.run)
 
     p = sub.add_parser("verify", help="check a record's deals against their commitments")
     p.add_argument("file", help="a .truco record with a [deal_proof] table")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_verify)
     return parser
-
-
-def _train_arguments(p: argparse.ArgumentParser) -> None:
-    from truco.train.run import DEFAULT_TABLES, TrainConfig
-
-    d = TrainConfig()
-    p.add_argument(
-        "--tables",
-        default=",".join(DEFAULT_TABLES),
-        help="preset/players to train, comma-separated (default: %(default)s)",
-    )
-    p.add_argument("--iterations", type=int, default=d.iterations, help="per table")
-    p.add_argument("--epoch", type=int, default=d.epoch, help="iterations between checkpoints")
-    p.add_argument("--jobs", type=int, default=d.jobs, help="worker processes (or Ray tasks)")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--out", default="train-out", help="checkpoints and the convergence figure")
-    p.add_argument("--policy", default="expert-policy.json.gz", help="the policy file to write")
-    p.add_argument("--resume", action="store_true", help="go on from the checkpoints in --out")
-    p.add_argument("--ray-address", help="run the workers on Ray (auto, ray://host:port, local)")
-    p.add_argument("--eval-hands", type=int, default=d.eval_hands, help="LBR hands per seat")
-    p.add_argument("--eval-every", type=int, default=d.eval_every, help="epochs between LBRs")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-def _train(args: argparse.Namespace) -> int:
-    from truco.train.run import Progress, TrainConfig, train
-
-    try:
-        config = TrainConfig(
-            tables=tuple(t.strip() for t in args.tables.split(",") if t.strip()),
-            iterations=args.iterations,
-            epoch=args.epoch,
-            jobs=args.jobs,
-            seed=args.seed,
-            eval_hands=args.eval_hands,
-            eval_every=max(1, args.eval_every),
-        )
-        command = "truco train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] else ""
-        train(
-            config,
-            args.out,
-            args.policy,
-            resume=args.resume,
-            ray_address=args.ray_address,
-            command=command,
-            progress=Progress(None if args.quiet else sys.stderr),
-        )
-    except TrucoError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.policy}; convergence in {args.out}/convergence.csv")
-    return 0
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -113,7 +113,9 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
             importlib.import_module(_PLUGINS[name][0])
         except ImportError as e:
             extra = _PLUGINS[name][2]
-            raise TrucoError(f"bot {name!r} needs the optional extra truco[{extra}]: {e}") from None
+            raise TrucoError(
+                f"bot {name!r} needs the optional extra truco-game[{extra}]: {e}"
+            ) from None
         factory = _REGISTRY.get(name)
     if factory is None:
         from truco.bots.loading import entry_point_factory

@@ -1,4 +1,4 @@
-"""Research environments (``pip install truco[rl]``): PettingZoo, Gymnasium and OpenSpiel.
+"""Research environments (``pip install 'truco-game[rl]'``): PettingZoo, Gymnasium and OpenSpiel.
 
 =================================  ==========================================================
 module                             what it holds
@@ -14,7 +14,7 @@ module                             what it holds
 :mod:`truco.env.openspiel_game`    ``python_truco``, registered with OpenSpiel
 :mod:`truco.env.openspiel_bot`     ``openspiel-ismcts``, OpenSpiel's IS-MCTS as a bot
 :mod:`truco.env.policy_bot`        ``maskable-ppo``, a trained MaskablePPO model as a bot
-                                   (``truco[train]``)
+                                   (``truco-game[train]``)
 :mod:`truco.env.bench`             ``truco env-bench``: environment steps per second
 =================================  ==========================================================
 
@@ -35,5 +35,7 @@ def _openspiel_ismcts(seed: int | None = None, **options: Any) -> Bot:
     try:
         from truco.env.openspiel_bot import make
     except ImportError as e:
-        raise TrucoError(f"openspiel-ismcts needs OpenSpiel (pip install 'truco[rl]'): {e}") from e
+        raise TrucoError(
+            f"openspiel-ismcts needs OpenSpiel (pip install 'truco-game[rl]'): {e}"
+        ) from e
     return make(seed=seed, **options)

@@ -1,4 +1,4 @@
-"""``maskable-ppo``: a trained sb3-contrib ``MaskablePPO`` model as a bot (``truco[train]``).
+"""``maskable-ppo``: a trained sb3-contrib ``MaskablePPO`` model as a bot (``truco-game[train]``).
 
 ``truco arena maskable-ppo:path=runs/ppo.zip heuristic`` plays a model saved by
 ``examples/train_maskable_ppo.py`` (or any ``MaskablePPO`` trained on ``truco/Truco-v0``) in
@@ -36,7 +36,7 @@ def load_model(path: str) -> Any:
         try:
             ppo = importlib.import_module("sb3_contrib").MaskablePPO
         except ImportError as e:
-            raise TrucoError(f"maskable-ppo needs the extra truco[train]: {e}") from None
+            raise TrucoError(f"maskable-ppo needs the extra truco-game[train]: {e}") from None
         try:
             model = _MODELS[path] = ppo.load(path, device="cpu")
         except (OSError, ValueError) as e:

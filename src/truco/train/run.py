@@ -5,7 +5,10 @@ Training runs in *epochs*. In each, ``jobs`` workers run ``epoch // jobs`` itera
 function of the training seed, the table, the epoch and the worker), and their additions are
 summed in worker order. So a training is reproducible from its seed and its number of jobs, on
 local processes (``--jobs``) or on a Ray cluster (``--ray-address``) alike, and resuming from
-a checkpoint (written after every epoch) gives the same tables as never stopping.
+a checkpoint (written after every epoch) gives the same tables as never stopping: the same
+policy file byte for byte, whatever the progress bar did (:mod:`truco.train.progress`) and
+however often the run was stopped (the file records the command without ``--quiet`` and
+``--resume``, :mod:`truco.train.command`).
 
 After every epoch it appends a row to ``convergence.csv`` in the output folder (mean regret;
 for two-player tables every ``eval_every`` epochs the local best response's bound on the
@@ -21,12 +24,11 @@ import multiprocessing
 import os
 import pickle
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from truco.bots.policy import (
     Policy,
@@ -38,6 +40,7 @@ from truco.bots.policy import (
 )
 from truco.errors import TrucoError
 from truco.train.mccfr import Nodes, average_policy, mean_regret, merge, rules_of, run_iterations
+from truco.train.progress import Progress
 
 #: The tables ``truco train`` makes by default: every table the issue's figures play.
 DEFAULT_TABLES = ("argentino/2", "espanol/4", "valenciano/4", "argentino/6")
@@ -55,28 +58,6 @@ class TrainConfig:
     seed: int = 1
     eval_hands: int = 100
     eval_every: int = 5
-
-
-@dataclass
-class Progress:
-    """A progress bar on a stream (a line per epoch when the stream is not a terminal)."""
-
-    stream: TextIO | None = sys.stderr
-    started: float = field(default_factory=time.perf_counter)
-
-    def show(self, table: str, done: int, total: int, extra: str) -> None:
-        if self.stream is None:
-            return
-        width = 30
-        filled = int(width * done / max(total, 1))
-        elapsed = time.perf_counter() - self.started
-        bar = "#" * filled + "." * (width - filled)
-        line = f"{table:14} [{bar}] {done:>9,}/{total:,} it  {elapsed:6.0f} s  {extra}"
-        if self.stream.isatty():
-            self.stream.write("\r" + line + ("\n" if done >= total else ""))
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
 
 
 def worker_seed(seed: int, table: str, epoch: int, worker: int) -> int:
@@ -116,12 +97,12 @@ def local_executor(jobs: int) -> Executor:
 
 def ray_executor(address: str) -> Executor:
     """Tasks on a Ray cluster at ``address`` (``auto``, ``ray://host:10001``, or ``local`` to
-    start one here); needs ``truco[cluster]``."""
+    start one here); needs ``truco-game[cluster]``."""
     try:
         import ray
     except ImportError:
         raise TrucoError(
-            "truco train --ray-address needs Ray: pip install 'truco[cluster]'"
+            "truco train --ray-address needs Ray: pip install 'truco-game[cluster]'"
         ) from None
     if not ray.is_initialized():
         ray.init(address=None if address == "local" else address, log_to_driver=False)
@@ -219,6 +200,19 @@ def _append_row(out: Path, row: dict[str, Any]) -> None:
         writer.writerow(row)
 
 
+def _forget_rows_after(out: Path, table: str, epoch: int) -> None:
+    """Drop the rows of ``table`` past ``epoch``: a run stopped between an epoch's row and its
+    checkpoint runs that epoch again when resumed, and the figure shows each epoch once."""
+    rows = _rows(out)
+    kept = [r for r in rows if r["table"] != table or int(r["epoch"]) <= epoch]
+    if len(kept) == len(rows):
+        return
+    with (out / "convergence.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(kept)
+
+
 def _rows(out: Path) -> list[dict[str, str]]:
     path = out / "convergence.csv"
     if not path.exists():
@@ -288,6 +282,9 @@ def train_table(
             f"truco train: {path} exists; pass --resume to go on from it, or use another --out"
         )
     per_job = max(1, config.epoch // config.jobs)
+    total = epochs * per_job * config.jobs
+    _forget_rows_after(out, table, epoch)
+    progress.begin(table, epoch * per_job * config.jobs, total)
     while epoch < epochs:
         t0 = time.perf_counter()
         tasks = [
@@ -297,7 +294,6 @@ def train_table(
             merge(nodes, delta)
         epoch += 1
         done = epoch * per_job * config.jobs
-        save_checkpoint(path, config, table, epoch, nodes)
         row: dict[str, Any] = {
             "table": table,
             "epoch": epoch,
@@ -316,9 +312,10 @@ def train_table(
                 row["lbr_high"] = f"{bound['ci95'][1]:.4f}"
         row["seconds"] = f"{time.perf_counter() - t0:.1f}"
         _append_row(out, row)
+        save_checkpoint(path, config, table, epoch, nodes)
         draw_figure(out)
         extra = f"keys {len(nodes):,}" + (f"  lbr {row['lbr']}" if row["lbr"] else "")
-        progress.show(table, done, epochs * per_job * config.jobs, extra)
+        progress.show(table, done, total, extra)
     return nodes
 
 
@@ -331,15 +328,22 @@ def train(
     ray_address: str | None = None,
     command: str = "",
     progress: Progress | None = None,
+    executor: Executor | None = None,
 ) -> Policy:
     """Train every table of ``config`` and write the policy file (tables of an existing file
-    that this training does not make are kept)."""
+    that this training does not make are kept).
+
+    The file depends on ``config`` and ``command`` only: not on ``progress``, nor on how
+    often the run was stopped and resumed (every epoch starts from the checkpointed tables
+    with seeds of its own, :func:`worker_seed`). ``executor`` defaults to local processes,
+    or Ray with ``ray_address``."""
     if config.jobs < 1 or config.iterations < 1 or config.epoch < 1:
         raise TrucoError("truco train: --jobs, --iterations and --epoch must be at least 1")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    executor = ray_executor(ray_address) if ray_address else local_executor(config.jobs)
-    progress = progress or Progress()
+    if executor is None:
+        executor = ray_executor(ray_address) if ray_address else local_executor(config.jobs)
+    progress = progress or Progress.to_stderr()
     policy_file = Path(policy_path)
     policy = load_policy(policy_file) if policy_file.exists() else Policy()
     policy = Policy(dict(policy.tables))
@@ -354,4 +358,5 @@ def train(
         }
         policy.tables[table_name(rules_of(table))] = PolicyTable(table, average_policy(nodes), meta)
         save_policy(policy, policy_file)
+    progress.finish(config.tables)
     return policy

@@ -134,7 +134,9 @@ def play(args: argparse.Namespace) -> int:
     try:
         import textual  # noqa: F401
     except ImportError:
-        print("error: the terminal game needs Textual: pip install 'truco[tui]'", file=sys.stderr)
+        print(
+            "error: the terminal game needs Textual: pip install 'truco-game[tui]'", file=sys.stderr
+        )
         return 1
     if args.review:
         from truco.records import load
