@@ -77,7 +77,7 @@ def explained(name: str, lang: str) -> str:
     return explain(replay(record), lang, record.names) + "\n"
 
 
-@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("lang", ["es", "en", "va"])
 @pytest.mark.parametrize("name", GOLDEN_RECORDS)
 def test_golden_explanation(name: str, lang: str) -> None:
     path = GOLDEN / f"{name}.{lang}.txt"

@@ -257,7 +257,7 @@ def test_a_flor_table_where_flor_is_sung(
     overlay = page.locator("#overlay .overlay-panel")
     overlay.wait_for()
     reasons = overlay.locator("li.reason").all_inner_texts()
-    assert "Flor → Nosotros +3" in reasons
+    assert "Flor de Ana → Nosotros +3" in reasons
 
 
 def test_a_caught_opponent_seña_is_marked_caught(page: Page, server: LiveServer) -> None:

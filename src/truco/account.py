@@ -103,6 +103,20 @@ class Part:
     reasons: tuple[Reason, ...]
     over: bool
 
+    def flores(self, team: int) -> tuple[int, ...]:
+        """The seats of ``team`` that sang a flor here, in order: whose flores an unanswered
+        flor scores (docs/rules.md §11.3; a flor sung is public)."""
+        return tuple(
+            e.seat
+            for e in self.events
+            if e.kind == CALL and e.action == FLOR and e.seat % 2 == team
+        )
+
+    def stated(self, seat: int) -> bool:
+        """Whether ``seat`` said its envido value (or "son buenas") aloud here: an envido won
+        by a partner who never spoke is won with a value nobody heard (docs/rules.md §5.5)."""
+        return any(e.kind == STATEMENT and e.seat == seat for e in self.events)
+
 
 @dataclass(frozen=True, slots=True)
 class Account:

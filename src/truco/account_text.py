@@ -1,9 +1,14 @@
-"""The words of an :class:`~truco.account.Account`: Spanish and English message catalogs.
+"""The game's one catalog of words: Spanish, English and Valencià (``va``).
 
-The calls keep the game's words in both languages (``truco``, ``envido``, ``quiero``);
+The account of a hand (an :class:`~truco.account.Account`) is told here; the interface's
+words (the browser's) are :mod:`truco.interface_text`, served by :func:`browser_words`.
+
+The calls keep the game's words in every language (``truco``, ``envido``, ``quiero``);
 valenciano says them its own way (``truc``, ``retruc``, ``quatre val``, ``joc fora``,
-``envit``, ``torne``, ``falta``, ``vull`` / ``no vull``). Everything else is looked up by key
-in :data:`MESSAGES`. Rendering decides nothing: every figure comes from the account.
+``envit``, ``torne``, ``falta``, ``vull`` / ``no vull``), whatever the reader's language:
+a message never names a call but through ``{envido}``, ``{truco}``, ``{said_yes}`` and
+``{said_no}``, the variant's words. Everything else is looked up by key in
+:data:`MESSAGES`. Rendering decides nothing: every figure comes from the account.
 
 >>> w = Words("es", "valenciano")
 >>> w.call(44, raise_=True), w.answer(47), Words("en", "argentino").card(27)
@@ -28,6 +33,7 @@ from truco.account import (
     STATEMENT,
     Account,
     Event,
+    Part,
     Stake,
 )
 from truco.actions import (
@@ -71,7 +77,9 @@ from truco.reasons import FLOR as R_FLOR
 from truco.reasons import MAZO as R_MAZO
 from truco.reasons import TRUCO as R_TRUCO
 
-LANGS: Final = ("es", "en")
+LANGS: Final = ("es", "en", "va")
+#: Each language's tag for ``<html lang>``.
+HTML_LANG: Final = {"es": "es", "en": "en", "va": "ca-ES-valencia"}
 
 #: The calls and answers by their action, as each variant says them; ``raise`` is an envido
 #: that raises an envido (valenciano ``torne``).
@@ -142,12 +150,26 @@ SENA_WORDS: Final[dict[str, dict[int, tuple[str, str, str]]]] = {
         SENA_MALAS: ("close the eyes", "closes the eyes", "bad cards"),
         SENA_ENVIDO: ("tilt the head", "tilts the head", "good envido"),
     },
+    "va": {
+        SENA_1E: ("alça les celles", "alça les celles", "as d'espases"),
+        SENA_1B: ("fes l'ullet", "fa l'ullet", "as de bastos"),
+        SENA_7E: ("mou els llavis a la dreta", "mou els llavis a la dreta", "set d'espases"),
+        SENA_7O: ("mou els llavis a l'esquerra", "mou els llavis a l'esquerra", "set d'oros"),
+        SENA_3: ("mossega't el llavi", "es mossega el llavi", "un tres"),
+        SENA_2: ("fes un bes", "fa un bes", "un dos"),
+        SENA_FALSO: ("obri un poc la boca", "obri un poc la boca", "un as fals (oros o copes)"),
+        SENA_MALAS: ("tanca els ulls", "tanca els ulls", "males cartes"),
+        SENA_ENVIDO: ("inclina el cap", "inclina el cap", "bon envit"),
+    },
 }
 
 _EN_SUITS: Final = ("swords", "clubs", "coins", "cups")
 _EN_RANKS: Final = {1: "ace", 10: "jack", 11: "knight", 12: "king"}
-_ES_ORDINALS: Final = ("1ª", "2ª", "3ª")
-_EN_ORDINALS: Final = ("1st", "2nd", "3rd")
+_VA_SUITS: Final = ("espases", "bastos", "oros", "copes")
+_VA_RANKS: Final = {1: "as", 10: "sota", 11: "cavall", 12: "rei"}
+_ORDINALS: Final = {"es": ("1ª", "2ª", "3ª"), "en": ("1st", "2nd", "3rd"), "va": ("1a", "2a", "3a")}
+#: The calls said with a feminine article (``la falta``, ``la contraflor``).
+_FEMININE: Final = frozenset({FALTA_ENVIDO, FLOR, CONTRAFLOR, CONTRAFLOR_AL_RESTO})
 
 MESSAGES: Final[dict[str, dict[str, str]]] = {
     "es": {
@@ -161,18 +183,21 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_quiero": "{name}: ¡{quiero}! (acepta {answered})",
         "ev_no_quiero": "{name}: {no_quiero} (rechaza {answered})",
         "ev_mazo": "{name}: me voy al mazo",
-        "ev_statement": "{name}: {value} de envido",
+        "ev_statement": "{name}: {value} de {envido}",
         "ev_buenas": "{name}: son buenas",
         "ev_baza": "→ {ordinal} baza: {name}",
         "ev_parda": "→ {ordinal} baza parda",
-        "ev_shown": "{name}: muestro {cards} ({value} de envido)",
+        "ev_shown": "{name}: muestro {cards} ({value} de {envido})",
         "ev_duel": "Pica-pica: duelo {n} de 3, {a} contra {b}",
         "ev_sena": "{name}: seña «{gesture}» ({meaning})",
         "ev_sena_caught": "{name}: seña «{gesture}» ({meaning}) · pillada: {caught}",
-        "r_flor": "Flor → {team} +{points}",
+        "r_flor": "Flor de {names} → {team} +{points}",
+        "r_flor_unknown": "Flor → {team} +{points}",
         "r_flor_won": "{call} querida → gana la flor de {name} · {team} +{points}",
         "r_flor_rejected": "{name}: {call} → {team} +{points}",
         "r_envido": "{head} querido{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_unsaid": "{head} querido{falta} → gana {name} con {value} (no lo había "
+        "cantado) · {team} +{points}",
         "r_envido_hidden": "{head} querido{falta} → {team} +{points}",
         "r_falta": ", la falta vale {falta}",
         "r_envido_rejected": "{head} no querido · {name}: {said_no} → {team} +{points}",
@@ -181,7 +206,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "{value} → +{points}",
         "r_truco_rejected": "{call} no querido · {name}: {said_no} → {team} +{points}",
         "r_mazo": "{name} al mazo: la mano es para {team}, {value} → +{points}",
-        "r_mazo_penalty": "Al mazo en la primera baza con el envido por cantar → {team} +{points}",
+        "r_mazo_penalty": "Al mazo en la primera baza con el {envido} por cantar → {team} "
+        "+{points}",
         "r_dropped": " (valía {due}; {dropped} no cuentan: nadie pasa de {target})",
         "r_cama": "¡Cama para {team}! Camas {a}-{b}",
         "r_cama_game": "¡Cama y partida para {team}! Camas {a}-{b}",
@@ -194,7 +220,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "nobody": "nadie",
         "hand_header": "Mano {n} · {kind} · mano: {name}",
         "hand_cards": "Cartas: {cards}",
-        "hand_card": "{name} {cards} (envido {value})",
+        "hand_card": "{name} {cards} ({envido} {value})",
         "points": "Puntos:",
         "no_points": "Puntos: ninguno todavía",
         "total": "Total: {a} +{pa} · {b} +{pb}",
@@ -206,12 +232,13 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "no_winner": "La partida sigue.",
         "redondo": "redondo",
         "pica-pica": "pica-pica",
-        "stake_truco": "{call}: quiero → la mano vale {quiero}; no quiero → {team} +{no_quiero}",
-        "stake_envido": "{head}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_truco": "{call}: {said_yes} → la mano vale {quiero}; {said_no} → {team} "
+        "+{no_quiero}",
+        "stake_envido": "{head}: {said_yes} → {quiero}; {said_no} → {team} +{no_quiero}",
         "stake_falta": "la falta vale {falta}",
         "stake_falta_each": "la falta vale {a} para {ta} y {b} para {tb}",
         "stake_cama": "la cama",
-        "own_envido": "Tu envido: {value}",
+        "own_envido": "Tu {envido}: {value}",
     },
     "en": {
         "and": " and ",
@@ -224,18 +251,21 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "ev_quiero": "{name}: {quiero}! (accepts {answered})",
         "ev_no_quiero": "{name}: {no_quiero} (declines {answered})",
         "ev_mazo": "{name}: to the mazo (folds)",
-        "ev_statement": "{name}: envido {value}",
+        "ev_statement": "{name}: {envido} {value}",
         "ev_buenas": "{name}: son buenas (concedes)",
         "ev_baza": "→ {ordinal} baza: {name}",
         "ev_parda": "→ {ordinal} baza parda (tied)",
-        "ev_shown": "{name}: showing {cards} (envido {value})",
+        "ev_shown": "{name}: showing {cards} ({envido} {value})",
         "ev_duel": "Pica-pica: duel {n} of 3, {a} vs {b}",
         "ev_sena": "{name}: seña «{gesture}» ({meaning})",
         "ev_sena_caught": "{name}: seña «{gesture}» ({meaning}) · caught by {caught}",
-        "r_flor": "Flor → {team} +{points}",
+        "r_flor": "Flor by {names} → {team} +{points}",
+        "r_flor_unknown": "Flor → {team} +{points}",
         "r_flor_won": "{call} accepted → {name}'s flor wins · {team} +{points}",
         "r_flor_rejected": "{name}: {call} → {team} +{points}",
         "r_envido": "{head} accepted{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_unsaid": "{head} accepted{falta} → {name} wins with {value} (not said "
+        "before) · {team} +{points}",
         "r_envido_hidden": "{head} accepted{falta} → {team} +{points}",
         "r_falta": ", the falta is worth {falta}",
         "r_envido_rejected": "{head} declined · {name}: {said_no} → {team} +{points}",
@@ -245,7 +275,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "r_truco_rejected": "{call} declined · {name}: {said_no} → {team} +{points}",
         "r_mazo": "{name} to the mazo: the hand goes to {team}, {value} → +{points}",
         "r_mazo_penalty": (
-            "To the mazo in the first baza with the envido still open → {team} +{points}"
+            "To the mazo in the first baza with the {envido} still open → {team} +{points}"
         ),
         "r_dropped": " (worth {due}; {dropped} dropped: nobody goes past {target})",
         "r_cama": "Cama for {team} ({a}-{b})",
@@ -259,7 +289,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "nobody": "nobody",
         "hand_header": "Hand {n} · {kind} · mano: {name}",
         "hand_cards": "Cards: {cards}",
-        "hand_card": "{name} {cards} (envido {value})",
+        "hand_card": "{name} {cards} ({envido} {value})",
         "points": "Points:",
         "no_points": "Points: none yet",
         "total": "Total: {a} +{pa} · {b} +{pb}",
@@ -272,13 +302,79 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
         "redondo": "redondo",
         "pica-pica": "pica-pica",
         "stake_truco": (
-            "{call}: quiero → the hand is worth {quiero}; no quiero → {team} +{no_quiero}"
+            "{call}: {said_yes} → the hand is worth {quiero}; {said_no} → {team} +{no_quiero}"
         ),
-        "stake_envido": "{head}: quiero → {quiero}; no quiero → {team} +{no_quiero}",
+        "stake_envido": "{head}: {said_yes} → {quiero}; {said_no} → {team} +{no_quiero}",
         "stake_falta": "the falta is worth {falta}",
         "stake_falta_each": "the falta is worth {a} to {ta}, {b} to {tb}",
         "stake_cama": "the cama",
-        "own_envido": "Your envido: {value}",
+        "own_envido": "Your {envido}: {value}",
+    },
+    "va": {
+        "and": " i ",
+        "us": "Nosaltres",
+        "them": "Ells",
+        "ev_card": "{name}: {card}",
+        "ev_call": "{name}: {call}!",
+        "ev_call_first": "{name}: {call}! (l'{envido} va primer)",
+        "ev_raise_answer": "{name}: {quiero} {call}! (accepta {answered} i puja)",
+        "ev_quiero": "{name}: {quiero}! (accepta {answered})",
+        "ev_no_quiero": "{name}: {no_quiero} (rebutja {answered})",
+        "ev_mazo": "{name}: me'n vaig",
+        "ev_statement": "{name}: tinc {value}",
+        "ev_buenas": "{name}: són bones",
+        "ev_baza": "→ {ordinal} basa: {name}",
+        "ev_parda": "→ {ordinal} basa parda",
+        "ev_shown": "{name}: mostre {cards} ({value} d'{envido})",
+        "ev_duel": "Pica-pica: duel {n} de 3, {a} contra {b}",
+        "ev_sena": "{name}: senya «{gesture}» ({meaning})",
+        "ev_sena_caught": "{name}: senya «{gesture}» ({meaning}) · l'ha enxampada {caught}",
+        "r_flor": "Flor de {names} → {team} +{points}",
+        "r_flor_unknown": "Flor → {team} +{points}",
+        "r_flor_won": "{call} volguda → guanya la flor de {name} · {team} +{points}",
+        "r_flor_rejected": "{name}: {call} → {team} +{points}",
+        "r_envido": "{head} volgut{falta} → {name}: {value} · {team} +{points}",
+        "r_envido_unsaid": "{head} volgut{falta} → guanya {name} amb {value} (no ho havia "
+        "dit) · {team} +{points}",
+        "r_envido_hidden": "{head} volgut{falta} → {team} +{points}",
+        "r_falta": ", la falta val {falta}",
+        "r_envido_rejected": "{head} no volgut · {name}: {said_no} → {team} +{points}",
+        "r_truco": "Bases ({bazas}): la mà és per a {team}, {value} → +{points}",
+        "r_pardas": "Bases ({bazas}): les tres pardes, la mà és per a l'equip mà, {team}, "
+        "{value} → +{points}",
+        "r_truco_rejected": "{call} no volgut · {name}: {said_no} → {team} +{points}",
+        "r_mazo": "{name} se'n va: la mà és per a {team}, {value} → +{points}",
+        "r_mazo_penalty": "Se'n va en la primera basa amb l'{envido} per cantar → {team} +{points}",
+        "r_dropped": " (valia {due}; {dropped} no compten: ningú no passa de {target})",
+        "r_cama": "Cama per a {team}! Cames {a}-{b}",
+        "r_cama_game": "Cama i partida per a {team}! Cames {a}-{b}",
+        "r_game": "Partida per a {team}! {a} a {b}",
+        "r_no_truco": "; l'{envido} arriba a {target} i el {truco} no es compta",
+        "value_plain": "sense {truco}",
+        "value_call": "amb el {call} volgut",
+        "value_cama": "amb el {call} volgut: la cama",
+        "parda": "parda",
+        "nobody": "ningú",
+        "hand_header": "Mà {n} · {kind} · és mà: {name}",
+        "hand_cards": "Cartes: {cards}",
+        "hand_card": "{name} {cards} ({envido} {value})",
+        "points": "Punts:",
+        "no_points": "Punts: encara cap",
+        "total": "Total: {a} +{pa} · {b} +{pb}",
+        "total_score": "Total: {a} +{pa} · {b} +{pb} → {sa} a {sb}",
+        "incomplete": "(la mà continua: el registre acaba ací)",
+        "result": "Resultat: {a} {sa} · {b} {sb}",
+        "result_camas": "Cames: {a} {ca} · {b} {cb}",
+        "winner": "Guanya la partida: {team}",
+        "no_winner": "La partida continua.",
+        "redondo": "redondo",
+        "pica-pica": "pica-pica",
+        "stake_truco": "{call}: {said_yes} → la mà val {quiero}; {said_no} → {team} +{no_quiero}",
+        "stake_envido": "{head}: {said_yes} → {quiero}; {said_no} → {team} +{no_quiero}",
+        "stake_falta": "la falta val {falta}",
+        "stake_falta_each": "la falta val {a} per a {ta} i {b} per a {tb}",
+        "stake_cama": "la cama",
+        "own_envido": "El teu {envido}: {value}",
     },
 }
 
@@ -298,9 +394,14 @@ class Words:
 
     def __call__(self, key: str, **values: object) -> str:
         calls = self._calls
-        return self._table[key].format(
-            Envido=_cap(calls[ENVIDO]), said_no=calls[NO_QUIERO], **values
-        )
+        said: dict[str, object] = {
+            "Envido": _cap(calls[ENVIDO]),
+            "envido": calls[ENVIDO],
+            "truco": calls[TRUCO],
+            "said_yes": calls[QUIERO],
+            "said_no": calls[NO_QUIERO],
+        }
+        return self._table[key].format(**{**said, **values})
 
     def call(self, action: int, *, raise_: bool = False) -> str:
         """The word of a call; ``raise_`` for an envido that raises an envido (``torne``)."""
@@ -317,17 +418,25 @@ class Words:
         if self.lang == "es":
             return spanish_name(card)
         rank = RANK[card]
+        if self.lang == "va":
+            suit = _VA_SUITS[SUIT[card]]
+            of = "d'" if suit[0] in "aeiou" else "de "
+            return f"{_VA_RANKS.get(rank, str(rank))} {of}{suit}"
         return f"{_EN_RANKS.get(rank, str(rank))} of {_EN_SUITS[SUIT[card]]}"
 
     def the(self, action: int, *, raise_: bool = False) -> str:
-        """A call with its article: ``el truco``, ``la falta envido``, ``the truco``."""
+        """A call with its article: ``el truco``, ``la falta envido``, ``the truco``,
+        ``l'envit``."""
         word = self.call(action, raise_=raise_)
-        if self.lang != "es":
+        if self.lang == "en":
             return f"the {word}"
-        return f"{'la' if action == FALTA_ENVIDO else 'el'} {word}"
+        article = "la" if action in _FEMININE else "el"
+        if self.lang == "va" and word[0] in "aeiouh":
+            return f"l'{word}"
+        return f"{article} {word}"
 
     def ordinal(self, n: int) -> str:
-        return (_ES_ORDINALS if self.lang == "es" else _EN_ORDINALS)[n - 1]
+        return _ORDINALS[self.lang][n - 1]
 
     def head(self, chain: Sequence[int]) -> str:
         """An envido chain as the head of a reason: ``Envido``; ``Envido (envido, real
@@ -459,8 +568,12 @@ class Teller:
             for i, s in enumerate(bazas)
         )
 
-    def reason(self, reason: Reason, target: int, camas_to_win: int = 1) -> str:
-        """One point's reason in words; ``target`` and ``camas_to_win`` are the rules'."""
+    def reason(
+        self, reason: Reason, target: int, camas_to_win: int = 1, part: Part | None = None
+    ) -> str:
+        """One point's reason in words; ``target`` and ``camas_to_win`` are the rules'.
+        With the ``part`` it was scored in, an unanswered flor names whose flores scored and
+        an envido won by a seat that never said its value says so."""
         w = self.words
         kind, team = reason.kind, self.teams[reason.team]
         name = self._name(reason.seat)
@@ -469,8 +582,9 @@ class Teller:
             falta = w("r_falta", falta=reason.falta) if FALTA_ENVIDO in reason.chain else ""
             head = w.head(reason.chain)
             if reason.seat >= 0 and reason.value >= 0:
+                unsaid = part is not None and not part.stated(reason.seat)
                 text = w(
-                    "r_envido",
+                    "r_envido_unsaid" if unsaid else "r_envido",
                     head=head,
                     falta=falta,
                     name=name,
@@ -506,7 +620,12 @@ class Teller:
             call = _cap(w.call(reason.call))
             text = w("r_flor_won", call=call, name=name, team=team, points=points)
         elif kind == R_FLOR:
-            text = w("r_flor", team=team, points=points)
+            singers = part.flores(reason.team) if part is not None else ()
+            if singers:
+                names = w("and").join(self._name(s) for s in singers)
+                text = w("r_flor", names=names, team=team, points=points)
+            else:
+                text = w("r_flor_unknown", team=team, points=points)
         elif kind == FLOR_REJECTED:
             call = w.call(NO_QUIERO if reason.call != CON_FLOR_ME_ACHICO else reason.call)
             text = w("r_flor_rejected", name=name, call=_cap(call), team=team, points=points)
@@ -524,13 +643,15 @@ class Teller:
             text += w("r_dropped", due=reason.due, dropped=reason.dropped, target=target)
         return text
 
-    def reasons(self, account: Account, reasons: Sequence[Reason]) -> list[str]:
-        """The reasons of one part in words; a cama or game reached by the envido says that
-        the truco was not counted."""
+    def reasons(
+        self, account: Account, reasons: Sequence[Reason], part: Part | None = None
+    ) -> list[str]:
+        """The reasons of one ``part`` in words; a cama or game reached by the envido says
+        that the truco was not counted."""
         rules = account.rules
         out = []
         for i, r in enumerate(reasons):
-            text = self.reason(r, rules.target, rules.camas_to_win)
+            text = self.reason(r, rules.target, rules.camas_to_win, part)
             if r.kind in (CAMA, GAME) and i and reasons[i - 1].kind in (R_ENVIDO, ENVIDO_REJECTED):
                 w = self.words
                 text += w(
@@ -548,7 +669,8 @@ class Teller:
             if account.pica_pica:
                 lines.append(self.event(Event(DUEL, number=part.number, seats=part.seats)))
             lines += [
-                "  " + t if account.pica_pica else t for t in self.reasons(account, part.reasons)
+                "  " + t if account.pica_pica else t
+                for t in self.reasons(account, part.reasons, part)
             ]
         lines.append(self.total(account))
         return lines
@@ -585,7 +707,7 @@ class Teller:
                 lines.append(indent + self.event(event))
             if part.reasons or part.over:
                 lines.append(("    " if account.pica_pica else "  ") + w("points"))
-                for text in self.reasons(account, part.reasons):
+                for text in self.reasons(account, part.reasons, part):
                     lines.append(("      " if account.pica_pica else "    ") + "· " + text)
         if not account.complete:
             lines.append("  " + w("incomplete"))
