@@ -99,6 +99,8 @@ def card_order(deck: tuple[int, ...]) -> list[list[str]]:
     for c in sorted(deck, key=lambda c: (-STRENGTH[c], c)):
         classes.setdefault(STRENGTH[c], []).append(NAMES[c])
     return [classes[k] for k in sorted(classes, reverse=True)]
+    #: The creator's own seat (a person's): the table's host. Default: the first person's.
+    host: int | None = Field(default=None, ge=0, le=7, strict=True)
 
 
 def variants_info() -> dict[str, Any]:
@@ -362,6 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception as e:
             failed(e, "a table could not be created")
             return refused(503, "the database is unavailable; try again soon")
+                host=spec.host,
         base = base_url(settings, request)
         return JSONResponse(
             {

@@ -7,8 +7,10 @@ each other and play again.
   gets a new secret, so the old invitation to it stops working. Private tables (the default)
   are link-only.
 - A table of two or more people waits before its first move until every person has sat down,
-  or until the host (the first person's seat) starts it: then a bot stands in for each person
-  still missing (:mod:`truco.web.clock`), until they arrive.
+  or until the host starts it: then a bot stands in for each person still missing
+  (:mod:`truco.web.clock`), until they arrive. The host is the table's creator, in whatever
+  seat they chose (:func:`host_of`); while the creator is away, the lowest seat with a person
+  at it.
 - A rematch (*revancha*) is a new table with the same seats (the same secrets, so every link
   still works), the same rules, clock and bot levels, and a new seed; one click at the table
   sends everyone there.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import update
@@ -34,28 +37,49 @@ if TYPE_CHECKING:
 
 #: Where a table's "public" flag is stored, beside its rule options.
 KEY: Final = "public"
+#: Where the creator's seat is stored, beside its rule options.
+HOST_KEY: Final = "host"
 #: Tables the lobby lists at most.
 MAX_LISTED: Final = 50
 _DEFAULT_NAME = re.compile(r"Jugador \d+")
 
 
 def split(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """A stored table's options: (the others, whether it is public)."""
-    rest = {k: v for k, v in options.items() if k != KEY}
+    """A stored table's options: (the rule options, whether it is public); the creator's seat
+    (:func:`host_of`) is left out too."""
+    rest = {k: v for k, v in options.items() if k not in (KEY, HOST_KEY)}
     return rest, options.get(KEY) is True
+
+
+def host_of(options: dict[str, Any], people: Sequence[int]) -> int | None:
+    """The creator's seat stored in a table's options; a table stored without one (or with a
+    seat that is no person's) was opened from its first person's seat."""
+    seat = options.get(HOST_KEY)
+    if isinstance(seat, int) and not isinstance(seat, bool) and seat in people:
+        return seat
+    return people[0] if people else None
+
+
+def present_host(table: Table) -> int | None:
+    """The host's seat: the creator's, while they are at the table; while they are away, the
+    lowest seat with a person at it; the creator's again when nobody is there."""
+    creator = table.creator
+    if creator is None or table.seats[creator].conns:
+        return creator
+    here = [i for i in table.clock.people if table.seats[i].conns]
+    return here[0] if here else creator
 
 
 def free_seats(table: Table) -> list[int]:
     """The people's seats nobody has taken: never sat at since loaded, with the default name;
-    never the host's (the one who opened the table is on their way to it)."""
+    never the creator's (the one who opened the table is on their way to it)."""
     if table.match.over:
         return []
-    host = table.host()
     return [
         i
         for i, s in enumerate(table.seats)
         if s.kind == "human"
-        and i != host
+        and i != table.creator
         and i not in table.arrived
         and not s.conns
         and _DEFAULT_NAME.fullmatch(s.name)
@@ -159,6 +183,7 @@ async def _new_rematch(tables: Tables, table: Table) -> Table:
         table.clock.seconds,
         table.public,
         rated=table.rated_requested,
+        host=table.creator,
     )
     table.rematch = new.id
     return new

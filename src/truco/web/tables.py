@@ -160,6 +160,8 @@ class Table:
         #: seat -> the hand from which a stand-in bot has played that person's seat (issue 50).
         self.rated_requested = rated
         self.left_at: dict[int, int] = {}
+        #: The seat of the person who opened the table (:func:`truco.web.lobby.host_of`).
+        self.creator = lobby.host_of({}, [i for i, s in enumerate(seats) if s.kind == "human"])
         #: The quick phrases said lately (:mod:`truco.web.phrases`).
         self.talk = phrases.Talk()
         #: The per-move clock and the bots that stand in for people (:mod:`truco.web.clock`).
@@ -275,6 +277,7 @@ class Table:
         )
         view.update(self.clock.view())
         view["waiting"] = lobby.waiting_view(self)
+        view["host"] = self.host()
         view["rematch"] = self.rematch
         view["public"] = self.public
         view["talk"] = self.talk.view()
@@ -574,8 +577,9 @@ class Table:
         self.broadcast()
 
     def host(self) -> int | None:
-        """The host's seat: the first person's (the one who opened the table sits there)."""
-        return self.clock.people[0] if self.clock.people else None
+        """The host's seat: the creator's, or while they are away the lowest seat with a
+        person at it (:func:`truco.web.lobby.present_host`)."""
+        return lobby.present_host(self)
 
     def _bot_seat(self, conn: Conn, msg: BotSeat) -> None:
         if conn.seat is None or conn.seat != self.host():
@@ -795,8 +799,12 @@ class Tables:
         account: Signed | None = None,
         rated: bool = True,
         seat_accounts: Sequence[Signed | None] | None = None,
+        host: int | None = None,
     ) -> tuple[Table, dict[int, str]]:
         """A new table; ``seats`` holds (kind, name) per seat. Returns it and the seat secrets.
+
+        ``host`` is the seat of the person opening it, who hosts it (by default the first
+        person's seat); a signed-in ``account`` sits there.
 
         ``seat_accounts`` (one per seat; used instead of ``account``) ties each person's seat
         that has one to that account, with its name (matchmaking, issue 50).
@@ -831,6 +839,10 @@ class Tables:
             raise TrucoError(f"seats: {len(seats)} seats for {rules.players} players")
         if seat_accounts is not None and len(seat_accounts) != len(seats):
             raise TrucoError(f"seat_accounts: {len(seat_accounts)} for {len(seats)} seats")
+        people = [i for i, kind in enumerate(kinds) if kind == "human"]
+        if host is not None and host not in people:
+            raise TrucoError(f"host: seat {host} is not a person's seat (people sit at {people})")
+        creator = host if host is not None else (people[0] if people else None)
         secrets_by_seat: dict[int, str] = {}
         stored: list[SeatData] = []
         for i, (kind, name) in enumerate(seats):
@@ -842,12 +854,8 @@ class Tables:
                     seat = SeatData("human", None, owner.name, hash_token(secret))
                     stored.append(dataclasses.replace(seat, account_id=owner.account_id))
                     continue
-                if (
-                    seat_accounts is None
-                    and account is not None
-                    and not secrets_by_seat.keys() - {i}
-                ):
-                    # A signed-in creator sits at the first person's seat, as their account.
+                if seat_accounts is None and account is not None and i == creator:
+                    # A signed-in creator sits at their own seat, as their account.
                     seat = SeatData("human", None, account.name, hash_token(secret))
                     stored.append(dataclasses.replace(seat, account_id=account.account_id))
                     continue
@@ -859,7 +867,7 @@ class Tables:
                 raise TrucoError(f"seats: seat {i} must be human or bot, not {kind!r}")
         overrides = {k: v for k, v in settings.items() if k not in ("players", "target")}
         table = await self.open_table(
-            rules, bot_level, stored, overrides, seconds, public, rated=rated
+            rules, bot_level, stored, overrides, seconds, public, rated=rated, host=creator
         )
         return table, secrets_by_seat
 
@@ -873,6 +881,7 @@ class Tables:
         public: bool,
         rated: bool = False,
         deal: tuple[int, str | None] | None = None,
+        host: int | None = None,
     ) -> Table:
         """A new table, live here (a created one or a rematch): its id, seed and deal secret,
         this node's lease on it (a cluster), its row in the database. ``options`` are the
@@ -881,7 +890,8 @@ class Tables:
         ``deal`` is the (seed, deal secret) to use instead of fresh random ones. With no
         secret the table deals every hand from the seed alone (as tables before issue 16 do),
         so every table opened with that seed and rules deals the same cards in hand *n*
-        whatever is played: the deal of the day (:mod:`truco.web.daily`)."""
+        whatever is played: the deal of the day (:mod:`truco.web.daily`). ``host`` is the
+        creator's seat (by default the first person's)."""
         if self.drain.draining:
             raise Draining("this server is draining; try again")
         self._room()
@@ -891,6 +901,8 @@ class Tables:
         saved = {**options, clock.KEY: clock_seconds} if clock_seconds else dict(options)
         if public:
             saved[lobby.KEY] = True
+        if host is not None:
+            saved[lobby.HOST_KEY] = host
 
         def insert(conn: Any) -> None:
             Store.insert_table(
@@ -923,6 +935,7 @@ class Tables:
         )
         table.deal_news()  # what the table has committed to so far goes out on hello
         table.public = public
+        table.creator = lobby.host_of(saved, table.clock.people)
         self.generation += 1
         self._room()
         self.live[table_id] = table
@@ -967,6 +980,7 @@ class Tables:
                 "resume it exactly"
             )
         stored, seconds = clock.split(dict(data.options))
+        creator = lobby.host_of(stored, [i for i, s in enumerate(data.seats) if s.kind == "human"])
         stored, public = lobby.split(stored)
         options: dict[str, Any] = dict(stored)
         options["players"] = data.players
@@ -988,6 +1002,7 @@ class Tables:
             rated=data.rated,
         )
         table.public = public
+        table.creator = creator
         table.replay(data.actions)
         table.deal_news()  # published before the restart; hello sends it again
         log.info("table %s resumed at seq %d", data.id, table.seq)

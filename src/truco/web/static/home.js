@@ -204,6 +204,8 @@ async function create(event) {
   if ($("clock").value !== "") body.clock = Number($("clock").value);
   if ($("public").checked) body.public = true;
   if (!$("rated").checked) body.rated = false;
+  // The creator hosts the table from whatever seat they chose.
+  if (choice.seats.includes("you")) body.host = choice.seats.indexOf("you");
   button.disabled = true;
   button.textContent = t("home.creating");
   $("create-error").textContent = "";
