@@ -15,6 +15,7 @@ from truco.errors import TrucoError
 from truco.match import Match
 from truco.observation import observe
 from truco.train.mccfr import average_policy, run_iterations
+from truco.train.progress import Progress
 from truco.train.run import TrainConfig, train
 
 SMALL = TrainConfig(tables=("argentino/2",), iterations=600, epoch=300, jobs=2, seed=3,
@@ -24,7 +25,7 @@ SMALL = TrainConfig(tables=("argentino/2",), iterations=600, epoch=300, jobs=2, 
 def _train(tmp: Path, name: str, config: TrainConfig = SMALL, **kw: object) -> bytes:
     out = tmp / name
     policy = out / "policy.json.gz"
-    train(config, out, policy, progress=None, **kw)  # type: ignore[arg-type]
+    train(config, out, policy, progress=Progress(None), **kw)  # type: ignore[arg-type]
     return policy.read_bytes()
 
 
@@ -89,7 +90,7 @@ def test_truco_train_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "at least 1" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs truco[cluster]")
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="needs truco-game[cluster]")
 def test_ray_trains_the_same_policy_as_local_processes(tmp_path: Path) -> None:
     """A local Ray instance runs the same tasks: the same seed and jobs give the same file."""
     import ray
@@ -103,7 +104,8 @@ def test_ray_trains_the_same_policy_as_local_processes(tmp_path: Path) -> None:
 
 def test_the_shipped_policy_says_the_readme_commands_that_made_it() -> None:
     """Each table of the package's policy file names the ``truco train`` command that made
-    it, and the README gives those very commands (and the file's sha256) to make it again."""
+    it, and the README (or a page of docs/) gives those very commands (and the file's sha256) to
+    make it again."""
     import hashlib
     import re
     from importlib import resources
@@ -111,8 +113,12 @@ def test_the_shipped_policy_says_the_readme_commands_that_made_it() -> None:
     from truco.bots.policy import PACKAGED
 
     data = resources.files("truco.bots").joinpath("data", PACKAGED).read_bytes()
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    block = readme[readme.index("truco train --tables argentino/2 --iterations 1200000") :]
+    root = Path(__file__).parent.parent
+    start = "truco train --tables argentino/2 --iterations 1200000"
+    # The commands live in the README or in the page of docs/ it links to for the bots.
+    pages = [p.read_text() for p in (root / "README.md", *sorted((root / "docs").glob("*.md")))]
+    readme = next(text for text in pages if start in text)
+    block = readme[readme.index(start) :]
     block = block[: block.index("```")]
     commands = [" ".join(c.split()) for c in block.replace("\\\n", " ").splitlines() if c.strip()]
     policy = load_policy()
