@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from rich.text import Text
 from textual.widgets import Button
-from tui_pilot import game, play_hand, settle
+from tui_pilot import dialog_text, game, play_hand, settle
 
 from truco.account import own_envido
 from truco.records import load
 from truco.referee import replay
 from truco.tui.app import HandOverScreen, MatchOverScreen, PlayScreen
+from truco.tui.dialogs import SenaMenu
 from truco.tui.widgets import ActionBar, BetsView, LogView, TableView
 
 
@@ -45,7 +46,7 @@ async def test_a_whole_hand_by_key_presses(tmp_path: Path) -> None:
         pressed = await play_hand(pilot, app, first="e")
         assert pressed[0] == "e"
         assert isinstance(app.screen, HandOverScreen)
-        summary = plain(app.screen.query_one("#summary"))
+        summary = dialog_text(app.screen)
         assert "Envido (envido" in summary and "Total: Nosotros" in summary
         # every point's reason is on screen, as the core's account says it
         told = app.screen.summary
@@ -79,7 +80,7 @@ async def test_a_whole_short_match_is_saved(tmp_path: Path) -> None:
         assert match.over and hands == len(match.hands)
         saved = app.game.saved
         assert saved is not None and saved.parent == tmp_path
-        text = plain(app.screen.query_one("#summary"))
+        text = dialog_text(app.screen)
         assert str(saved) in text and "Camas" in text
         result = replay(load(saved))
         assert result.winner == match.winner and load(saved).names == ["Tú", "Juan"]
@@ -100,9 +101,8 @@ async def test_bets_answers_and_a_click_in_english(tmp_path: Path) -> None:
         assert plain(screen.query_one("#status")).startswith("Your turn: answer")
         assert screen.offered() == ["f", "q", "n"]
         bets = plain(screen.query_one(BetsView)).splitlines()
-        assert bets == [
+        assert bets == [  # the envido waits first: its stake says it, once
             "Truco: truco called · waiting for the answer",
-            "Envido: real envido · waiting for your answer",
             "Envido (real envido): quiero → 3; no quiero → Them +1",
             f"Your envido: {own_envido(screen.obs)}",
         ]
@@ -159,10 +159,10 @@ async def test_the_mazo_and_its_penalty_are_told_with_their_reasons(tmp_path: Pa
     app = game(tmp_path)
     async with app.run_test(size=(110, 34)) as pilot:
         await settle(pilot, app)
-        await pilot.press("m")  # the person goes to the mazo at once (argentino: penalty)
+        await pilot.press("m", "y")  # the person goes to the mazo (argentino: penalty)
         await settle(pilot, app)
         assert isinstance(app.screen, HandOverScreen)
-        summary = " ".join(plain(app.screen.query_one("#summary")).split())
+        summary = " ".join(dialog_text(app.screen).split())
         assert "Tú al mazo: la mano es para Ellos, sin truco → +1" in summary
         assert "Al mazo en la primera baza con el envido por cantar → Ellos +1" in summary
         assert "Total: Nosotros +0 · Ellos +2 → 0 a 2" in summary
@@ -218,19 +218,22 @@ async def test_a_2v2_with_señas_shows_the_bot_partners_seña_on_its_seat(tmp_pa
         # the person makes one: g opens the señas, a digit makes one, the turn stays
         assert "g" in screen.offered()
         await pilot.press("g")
-        assert screen.senas_open and "1" in screen.offered() and "t" not in screen.offered()
-        bar = screen.query_one(ActionBar)
-        labels = [str(b.label) for b in bar.query(Button) if b.display]
-        assert any("guiña un ojo: as de bastos" in label for label in labels)
+        menu = app.screen
+        assert isinstance(menu, SenaMenu)
         legal = [a for a in SENAS if a in screen.obs.legal_actions]
+        assert menu.offered() == [str(SENAS.index(a) + 1) for a in legal]
+        rows = plain(menu.query_one("#senas")).splitlines()
+        assert len(rows) == len(legal) and all(
+            screen.texts.sena(a) in dialog_text(menu) for a in legal
+        )
         key = str(SENAS.index(legal[0]) + 1)
         before = len(screen.match.hand.history)
         await pilot.press(key)
-        assert not screen.senas_open and screen.waiting and screen.obs.turn == 0
+        assert app.screen is screen and screen.waiting and screen.obs.turn == 0
         assert len(screen.match.hand.history) == before + 1
         assert "Tú: seña «" in log_text(app)  # the log tells the person their own
         live = screen.match
-        await pilot.press("ctrl+q")
+        await pilot.press("ctrl+q", "y")
     saved = app.return_value
     assert saved is not None
     record = load(saved)

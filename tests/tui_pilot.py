@@ -59,3 +59,21 @@ async def play_hand(pilot: Pilot[Any], app: PlayApp, first: str = "") -> list[st
         pressed.append(key)
         await settle(pilot, app)
     return pressed
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The terminal as the person sees it, one string a row (the windows over the table too)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def dialog_text(screen: Any) -> str:
+    """Every line of the window on screen: its title, its body and its pinned foot."""
+    from rich.text import Text
+    from textual.widgets import Static
+
+    parts = []
+    for widget in screen.query("#dialog Static"):
+        if isinstance(widget, Static):
+            content = widget.content
+            parts.append(content.plain if isinstance(content, Text) else str(content))
+    return "\n".join(parts)

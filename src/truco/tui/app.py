@@ -8,6 +8,8 @@ Every hand ends with its summary; the match ends with its result and the saved r
 
 from __future__ import annotations
 
+import dataclasses
+import secrets
 import time
 from pathlib import Path
 from typing import ClassVar
@@ -17,25 +19,32 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from truco.actions import FLOR
+from truco.actions import FLOR, MAZO
 from truco.bots import Bot, make_bot
 from truco.match import Match
 from truco.observation import Observation
-from truco.tui.command import PlayConfig, save_game
+from truco.tui.command import PlayConfig
+from truco.tui.dialogs import (
+    ConfirmScreen,
+    HandOverScreen,
+    HelpScreen,
+    MatchOverScreen,
+    SenaMenu,
+    bazas_text,
+)
 from truco.tui.i18n import Texts
 from truco.tui.narrate import Chronicle, HandSummary, Teller, team_names
+from truco.tui.saved import PlayHeader, save_game
 from truco.tui.widgets import (
     CALL_KEYS,
     CARD_KEYS,
     CSS,
     MIN_WIDTH,
     SENA_KEY,
-    SENA_KEYS,
-    TEAM_COLOURS,
     ActionBar,
     BetsView,
     CardView,
@@ -45,13 +54,24 @@ from truco.tui.widgets import (
     ScoreView,
     TableView,
     action_for_key,
-    card_text,
     min_height,
+    roomy_height,
     senas_offered,
 )
 
-#: The keys 1-9 pick a seña once ``g`` opened them.
-DIGITS = tuple(str(i + 1) for i in range(len(SENA_KEYS)))
+__all__ = ["HandOverScreen", "MatchOverScreen", "PlayApp", "PlayScreen", "TableScreen"]
+
+#: The keys the game knows (a key it does not know gets a message, not only a bell).
+KNOWN_KEYS = frozenset((*CARD_KEYS, *CALL_KEYS, SENA_KEY, "s", "question_mark"))
+
+
+def rematch_seed(seed: int) -> int:
+    """The seed of a rematch: the next one, so that a rematch is as reproducible as its game.
+
+    >>> rematch_seed(7)
+    8
+    """
+    return seed + 1
 
 
 class TableScreen(Screen[None]):
@@ -69,9 +89,11 @@ class TableScreen(Screen[None]):
             with Vertical(id="left"):
                 yield TableView()
                 yield BetsView()
-                yield Static(id="status")
-                yield HandView()
-                yield from self.compose_controls()
+                # docked at the bottom: the answer keys stay on screen whatever is above
+                with Vertical(id="controls"):
+                    yield Static(id="status")
+                    yield HandView()
+                    yield from self.compose_controls()
             with Vertical(id="right"):
                 yield ScoreView()
                 yield LogView(wrap=True, markup=False, min_width=20)
@@ -85,7 +107,13 @@ class TableScreen(Screen[None]):
         self.fit(self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
+        compact = self.has_class("compact")
         self.fit(event.size.width, event.size.height)
+        if compact != self.has_class("compact"):
+            self.draw()
+
+    def draw(self) -> None:
+        """Draw the scene of the moment (each screen says which)."""
 
     def on_screen_resume(self) -> None:
         self.fit(self.app.size.width, self.app.size.height)
@@ -94,10 +122,14 @@ class TableScreen(Screen[None]):
     def too_small(self) -> bool:
         return self.has_class("too-small")
 
+    #: Whether the señas are played (they add rows to the table).
+    senas = False
+
     def fit(self, width: int, height: int) -> None:
         need = min_height(self.players)
         small = width < MIN_WIDTH or height < need
         self.set_class(small, "too-small")
+        self.set_class(height < roomy_height(self.players, self.senas), "compact")
         if small:
             message = self.texts("too_small", w=width, h=height, mw=MIN_WIDTH, mh=need)
             self.query_one("#too-small", Static).update(Text(message, justify="center"))
@@ -122,117 +154,37 @@ def title_of(texts: Texts, obs: Observation) -> str:
     return texts("title", **values)
 
 
-def bazas_text(summary: HandSummary, teller: Teller) -> list[Text]:
-    """The finished hand's bazas, one line each: ``1ª  Tú 7♦  Juan 3♣  → Juan``; the
-    winners are the engine's, read from the hand's account."""
-    if summary.account is None:
-        return []
-    texts, names = teller.texts, teller.names
-    lines = []
-    account = summary.account
-    for part in account.parts:
-        if account.pica_pica:
-            a, b = part.seats
-            duel = teller.words("ev_duel", n=part.number, a=names[a], b=names[b])
-            lines.append(Text(duel, style="bold"))
-        for number, cards, winner in teller.bazas(part):
-            line = Text()
-            line.append(f"{texts(f'baza_{number}'):<4}", style="dim")
-            for seat, card in cards:
-                line.append(f" {names[seat]} ")
-                line.append(card_text(card))
-            if winner is not None:
-                line.append("  → ", style="dim")
-                if winner < 0:
-                    line.append(texts("parda"), style="dim")
-                else:
-                    line.append(names[winner], style=TEAM_COLOURS[winner % 2])
-            lines.append(line)
-    return lines
-
-
-class HandOverScreen(ModalScreen[None]):
-    """Who won what and why, and the cards that had to be shown; Enter goes on."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close", show=False),
-        Binding("space", "close", show=False),
-        Binding("escape", "close", show=False),
-    ]
-
-    def __init__(self, summary: HandSummary, teller: Teller) -> None:
-        super().__init__()
-        self.summary = summary
-        self.teller = teller
-        self.texts = teller.texts
-
-    def compose(self) -> ComposeResult:
-        t = self.texts
-        body = Text("\n").join(
-            [
-                *bazas_text(self.summary, self.teller),
-                Text(""),
-                *(Text(line) for line in self.summary.lines),
-            ]
-        )
-        with Vertical(id="dialog"):
-            yield Static(Text(t("summary_title", n=self.summary.number), style="bold"))
-            yield Static(body, id="summary")
-            yield Static(Text(t("continue"), style="dim"))
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class MatchOverScreen(ModalScreen[str]):
-    """The result of the match and where its record was saved."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "close('quit')", show=False),
-        Binding("escape", "close('quit')", show=False),
-        Binding("r", "close('review')", show=False),
-    ]
-
-    def __init__(self, lines: list[Text], texts: Texts) -> None:
-        super().__init__()
-        self.lines = lines
-        self.texts = texts
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text("\n").join(self.lines), id="summary")
-            yield Static(Text(self.texts("match_keys"), style="dim"))
-
-    def action_close(self, choice: str) -> None:
-        self.dismiss(choice)
-
-
 class PlayScreen(TableScreen):
     """The game: the person's seat against the bots."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(k, f"press('{k}')", show=False) for k in (*DIGITS, *CALL_KEYS, SENA_KEY)),
+        *(Binding(k, f"press('{k}')", show=False) for k in (*CARD_KEYS, *CALL_KEYS, SENA_KEY)),
         Binding("s", "names", show=False),
-        Binding("escape", "close_senas", show=False),
+        Binding("question_mark", "help", show=False),
     ]
 
     def __init__(self, config: PlayConfig) -> None:
         rules = config.rules
         super().__init__(Texts(config.lang, rules.name), rules.players)
+        self.senas = rules.senas
         self.config = config
         self.seat = config.seat
-        self.match = Match(rules, seed=config.seed)
+        #: Every game has a seed, saved with it: the game can be resumed and replayed.
+        self.seed = config.seed if config.seed is not None else secrets.randbelow(2**31)
+        self.match = config.start or Match(rules, seed=self.seed)
         self.names = config.names()
         self.teams = team_names(self.texts, self.names, self.seat)
         self.teller = Teller(self.texts, rules, self.names, self.teams, viewer=self.seat)
         self.chronicle = Chronicle(self.teller)
+        # a resumed game numbers its hands on from the record's
+        self.chronicle.number = len(self.match.hands) - 1
         self.bots = {s: self._bot(s) for s in range(rules.players) if s != self.seat}
         self.obs = self.match.observation(self.seat)
         #: Whether the person is to act (and no summary is open).
         self.waiting = False
         self.names_on = False
-        #: Whether the señas (docs/rules.md §11.1) are offered in place of the calls (key ``g``).
-        self.senas_open = False
+        #: A word about the last key pressed that did nothing (which key, "? for help").
+        self.notice: str | None = None
         self.saved: Path | None = None
         self.summaries: list[HandSummary] = []
         self._ticket = 0
@@ -244,14 +196,16 @@ class PlayScreen(TableScreen):
         budget = self.config.budget_ms
         if name in ("search", "hard") and budget is not None and "budget_ms" not in options:
             options["budget_ms"] = budget
-        seed = None if self.config.seed is None else self.config.seed * 100 + seat
-        return make_bot(name, seed=seed, **options)
+        return make_bot(name, seed=self.seed * 100 + seat, **options)
 
     def compose_controls(self) -> ComposeResult:
         yield ActionBar()
 
     def on_mount(self) -> None:
         super().on_mount()
+        if self.config.resumed_from is not None:
+            resumed = self.texts("resumed", file=self.config.resumed_from.name)
+            self.query_one(LogView).add([(resumed, "info")])
         self.advance()
 
     # ------------------------------------------------------------------ the game's loop
@@ -320,56 +274,80 @@ class PlayScreen(TableScreen):
         self.match.apply(action)
         self.advance()
 
+    # ------------------------------------------------------------------ the person's keys
+
+    def act(self, action: int) -> None:
+        """Take the person's ``action`` (legal now: it came from the observation)."""
+        self.waiting = False
+        self.notice = None
+        self.match.apply(action)
+        self.advance()
+
+    def refuse(self, key: str, *, known: bool = True) -> None:
+        """A key that does nothing now: say which, and that ? shows the keys."""
+        shown = "?" if key == "question_mark" else key
+        self.notice = self.texts("not_now" if known else "bad_key", pressed=shown)
+        self.app.bell()
+        self.draw()
+
     def action_press(self, key: str) -> None:
         """A key or a button: the person's action, if it is legal now."""
         if not self.waiting:
             return
         if key == SENA_KEY:
-            self.senas_open = not self.senas_open and senas_offered(self.obs)
-            if not self.senas_open and not senas_offered(self.obs):
-                self.app.bell()
-            self.draw()
-            return
-        if self.senas_open and key in DIGITS:
-            key = SENA_KEYS[DIGITS.index(key)]
-        elif self.senas_open and key not in SENA_KEYS:
-            self.app.bell()
+            if not senas_offered(self.obs):
+                self.refuse(key)
+                return
+            self.app.push_screen(SenaMenu(self.texts, self.obs.legal_actions), self._sena_made)
             return
         action = action_for_key(key, self.obs)
         if action is None:
-            self.app.bell()
+            self.refuse(key)
             return
-        self.waiting = False
-        self.senas_open = False
-        self.match.apply(action)
-        self.advance()
+        if action == MAZO:  # the hand is given up: ask first
+            question = ConfirmScreen(self.texts("confirm_mazo"), self.texts)
+            self.app.push_screen(question, self._mazo_answered)
+            return
+        self.act(action)
 
-    def action_close_senas(self) -> None:
-        if self.senas_open:
-            self.senas_open = False
-            self.draw()
+    def _sena_made(self, action: int | None) -> None:
+        if action is not None and self.waiting and action in self.obs.legal_actions:
+            self.act(action)
+
+    def _mazo_answered(self, yes: bool | None) -> None:
+        if yes and self.waiting and MAZO in self.obs.legal_actions:
+            self.act(MAZO)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key the game does not know: a message (which key, ? for help), not only a bell."""
+        if event.key in KNOWN_KEYS or event.character is None or not event.is_printable:
+            return
+        if event.key.startswith("ctrl+"):
+            return
+        event.stop()
+        if self.waiting:
+            self.refuse(event.character, known=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id and event.button.id.startswith("act-"):
             self.action_press(event.button.id[4:])
 
     def on_card_view_chosen(self, event: CardView.Chosen) -> None:
-        self.senas_open = False  # a click on a card plays it, menu open or not
         self.action_press(CARD_KEYS[event.index])
 
     def action_names(self) -> None:
         self.names_on = not self.names_on
         self.draw()
 
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.texts, self.match.rules))
+
     def offered(self) -> list[str]:
         """The keys that act now: the playable cards' and the buttons'."""
         if not self.waiting:
             return []
-        bar = self.query_one(ActionBar).offered()
-        if self.senas_open:  # the señas' keys are the digits, once g opened them
-            return [DIGITS[SENA_KEYS.index(k)] if k in SENA_KEYS else k for k in bar]
         cards = [k for k in CARD_KEYS if action_for_key(k, self.obs) is not None]
-        return cards + bar
+        return cards + self.query_one(ActionBar).offered()
 
     # ------------------------------------------------------------------ drawing
 
@@ -381,6 +359,7 @@ class PlayScreen(TableScreen):
             teams=self.teams,
             viewer=self.seat,
             names_on=self.names_on,
+            compact=self.has_class("compact"),
         )
 
     def status(self) -> str:
@@ -388,8 +367,8 @@ class PlayScreen(TableScreen):
         if obs.match_over:
             return t("match_over")
         if self.waiting:
-            if self.senas_open:
-                return t("senas_menu")
+            if self.notice is not None:
+                return self.notice
             answering = obs.envido_pending or obs.truco_pending or obs.flor_pending
             if FLOR in obs.legal_actions and not answering:
                 return t("your_flor")
@@ -408,34 +387,37 @@ class PlayScreen(TableScreen):
             status=self.status(),
             keys=self.texts("keys_play_senas" if self.obs.rules.senas else "keys_play"),
         )
-        self.query_one(ActionBar).show(scene, active=self.waiting, senas=self.senas_open)
+        self.query_one(ActionBar).show(scene, active=self.waiting)
 
     # ------------------------------------------------------------------ the end
 
+    def header(self) -> PlayHeader:
+        return PlayHeader(seat=self.seat, bot=self.config.bot, seed=self.seed)
+
     def save(self) -> Path | None:
         """Save the record once (also when the person quits mid-game, if anything was played)."""
-        if self.saved is None and (len(self.match.hands) > 1 or self.match.hand.history):
-            self.saved = save_game(self.match, self.names, self.config.games)
+        played = len(self.match.hands) > 1 or self.match.hand.history
+        if self.saved is None and (played or self.config.start is not None):
+            self.saved = save_game(self.match, self.names, self.config.games, self.header())
         return self.saved
 
     def end_match(self, last: HandSummary) -> None:
         obs, t = self.obs, self.texts
         path = self.save()
         winner = obs.winner if obs.winner is not None else 0
-        lines = [Text(t("summary_title", n=last.number), style="bold")]
-        lines += bazas_text(last, self.teller)
-        lines += [Text(""), *(Text(line) for line in last.lines)]
-        lines.append(Text(""))
+        body = [*bazas_text(last, self.teller), Text("")]
+        body += [Text(line) for line in last.lines]
+        result = [Text(t("summary_title", n=last.number), style="bold")]
         if winner == self.seat % 2:
-            lines.append(Text(t("you_won"), style="bold green"))
+            result.append(Text(t("you_won"), style="bold green"))
         else:
-            lines.append(Text(t("you_lost", team=self.teams[winner]), style="bold red"))
+            result.append(Text(t("you_lost", team=self.teams[winner]), style="bold red"))
         a, b = self.teams
-        lines.append(Text(t("final_score", a=a, sa=last.score[0], b=b, sb=last.score[1])))
+        result.append(Text(t("final_score", a=a, sa=last.score[0], b=b, sb=last.score[1])))
         if obs.rules.camas_to_win > 1:
-            lines.append(Text(t("final_camas", a=a, ca=obs.camas[0], b=b, cb=obs.camas[1])))
+            result.append(Text(t("final_camas", a=a, ca=obs.camas[0], b=b, cb=obs.camas[1])))
         if path is not None:
-            lines.append(Text(t("saved", path=path), style="bold"))
+            result.append(Text(t("saved", path=path), style="bold"))
 
         def done(choice: str | None) -> None:
             if choice == "review" and path is not None:
@@ -443,14 +425,17 @@ class PlayScreen(TableScreen):
                 from truco.tui.review import ReviewScreen
 
                 self.app.push_screen(ReviewScreen(load(path), self.texts.lang, path.name))
+            elif choice == "rematch" and isinstance(self.app, PlayApp):
+                self.app.rematch()
             else:
                 self.app.exit(path)
 
-        self.app.push_screen(MatchOverScreen(lines, t), done)
+        next_seed = rematch_seed(self.seed)
+        self.app.push_screen(MatchOverScreen(body, result, t, next_seed), done)
 
 
 class PlayApp(App[Path | None]):
-    """``truco play``: returns the path of the saved record, if any."""
+    """``truco play``: returns the path of the saved record (the last game's), if any."""
 
     CSS = CSS
     ENABLE_COMMAND_PALETTE = False
@@ -464,5 +449,33 @@ class PlayApp(App[Path | None]):
     def on_mount(self) -> None:
         self.push_screen(self.game)
 
+    def rematch(self) -> None:
+        """A new game with the same settings, dealt from :func:`rematch_seed`."""
+        seed = rematch_seed(self.game.seed)
+        config = dataclasses.replace(
+            self.config, seed=seed, start=None, resumed_from=None, seat_names=None
+        )
+        if self.config.seat_names is not None:  # a resumed game's names stay
+            config = dataclasses.replace(config, seat_names=self.config.seat_names)
+        self.config = config
+        self.game = PlayScreen(config)
+        self.switch_screen(self.game)
+
     async def action_quit(self) -> None:
-        self.exit(self.game.save())
+        """Ctrl+Q: ask first while a game is in play (a second ctrl+q says yes)."""
+        if isinstance(self.screen, ConfirmScreen) and self.screen.question == self.quit_question:
+            self.exit(self.game.save())
+            return
+        if self.game.match.over or not isinstance(self.screen, PlayScreen | HandOverScreen):
+            self.exit(self.game.save())
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit(self.game.save())
+
+        self.push_screen(ConfirmScreen(self.quit_question, self.game.texts), answered)
+
+    @property
+    def quit_question(self) -> str:
+        return self.game.texts("confirm_quit")

@@ -7,17 +7,17 @@ extra and says what to install when it is missing.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from truco.errors import TrucoError
 from truco.match import Match
-from truco.records import Record, dump
 from truco.tui.i18n import BOT_NAMES, LANGS, Texts
+from truco.tui.saved import games_dir, read_header, resume_match, save_game
 from truco.variants import PRESETS, Rules
+
+__all__ = ["PlayConfig", "add_arguments", "config_of", "games_dir", "play", "save_game"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +35,17 @@ class PlayConfig:
     #: The search bot's time per move instead of its deals: play is then not reproducible.
     budget_ms: float | None = None
     games: Path | None = None
+    #: A saved game to go on with (``--resume``): its match, every recorded action played.
+    start: Match | None = field(default=None, compare=False)
+    #: The names of a resumed game's seats, as its record has them.
+    seat_names: tuple[str, ...] | None = None
+    #: The file a resumed game came from.
+    resumed_from: Path | None = None
 
     def names(self) -> list[str]:
         """The person's name at their seat, the bots' names at the others."""
+        if self.seat_names is not None:
+            return list(self.seat_names)
         texts = Texts(self.lang, self.rules.name)
         bots = iter(BOT_NAMES)
         return [
@@ -46,30 +54,10 @@ class PlayConfig:
         ]
 
 
-def games_dir(folder: Path | None = None) -> Path:
-    """Where games are saved: ``folder``, else ``$XDG_DATA_HOME/truco/games``."""
-    if folder is not None:
-        return folder
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "truco" / "games"
-
-
-def save_game(match: Match, names: list[str], folder: Path | None = None) -> Path:
-    """Write the match as a ``.truco`` record in the games folder; return its path."""
-    from truco.referee import record_of
-
-    record: Record = record_of(match, names=names)
-    where = games_dir(folder)
-    where.mkdir(parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    stem = f"{stamp}-{match.rules.name}-{match.rules.players}p"
-    path = where / f"{stem}.truco"
-    n = 2
-    while path.exists():
-        path = where / f"{stem}-{n}.truco"
-        n += 1
-    dump(record, path)
-    return path
+def default_lang(variant: str) -> str:
+    """The language a table speaks unless ``--lang`` says: valencià at a valenciano table
+    (the truc is played in valencià), else Spanish."""
+    return "va" if variant == "valenciano" and "va" in LANGS else "es"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -83,7 +71,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seat", type=int, default=0, help="your seat, from 0 (team: seat %% 2)")
     p.add_argument("--seed", type=int, help="seed of the deal and the bots")
-    p.add_argument("--lang", default="es", choices=LANGS, help="es (default) or en")
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        help="the language: es, en or va (default: va at a valenciano table, else es)",
+    )
     p.add_argument("--name", help="your name at the table")
     p.add_argument("--pace", type=float, default=0.8, help="least seconds per bot move")
     p.add_argument(
@@ -99,6 +91,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--games", type=Path, help="folder for saved games")
     p.add_argument("--review", metavar="FILE", help="step through a .truco record instead")
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        help="go on with a game saved by truco play (its rules, bots, seed and seat are the "
+        "record's)",
+    )
 
 
 def config_of(args: argparse.Namespace) -> PlayConfig:
@@ -107,6 +105,8 @@ def config_of(args: argparse.Namespace) -> PlayConfig:
     from truco.bots import make_bot
     from truco.cli import rules_of
 
+    if getattr(args, "resume", None):
+        return resumed_config(args)
     # The person answers the calls made to their team, never a bot partner on their behalf
     # (as at the browser's tables: decision 64, docs/rules.md §4), unless --rule says who.
     rules = rules_of(args, {"answer_seats": [args.seat]} if args.players >= 4 else {})
@@ -121,11 +121,48 @@ def config_of(args: argparse.Namespace) -> PlayConfig:
         seat=args.seat,
         bot=args.bot,
         seed=args.seed,
-        lang=args.lang,
+        lang=args.lang or default_lang(rules.name),
         name=args.name,
         pace=args.pace,
         budget_ms=args.budget_ms,
         games=args.games,
+    )
+
+
+def resumed_config(args: argparse.Namespace) -> PlayConfig:
+    """The configuration of ``truco play --resume FILE``: the rules, seat, bots and seed are
+    the record's; the language, pace and games folder the command line's."""
+    from truco.arena import parse_bot_spec
+    from truco.bots import make_bot
+    from truco.records import load
+    from truco.referee import replay
+
+    path = Path(args.resume)
+    try:
+        record = load(path)  # a file that cannot be read, or is not a record, says why here
+        header = read_header(path.read_text(encoding="utf-8"))
+        rules = replay(record).rules  # a record the referee refuses is refused with its reason
+        if not 0 <= header.seat < rules.players:
+            raise TrucoError(f"the truco-play line: seat {header.seat} is not at the table")
+        name, bot_options = parse_bot_spec(header.bot)
+        make_bot(name, seed=0, **bot_options)
+        match = resume_match(record, header.seed)
+    except TrucoError as e:
+        raise TrucoError(f"{path}: {e}") from None
+    if args.pace < 0:
+        raise TrucoError(f"pace: must not be negative, not {args.pace}")
+    return PlayConfig(
+        rules=rules,
+        seat=header.seat,
+        bot=header.bot,
+        seed=header.seed,
+        lang=args.lang or default_lang(rules.name),
+        pace=args.pace,
+        budget_ms=args.budget_ms,
+        games=args.games,
+        start=match,
+        seat_names=tuple(record.names) if record.names else None,
+        resumed_from=path,
     )
 
 
@@ -149,7 +186,8 @@ def play(args: argparse.Namespace) -> int:
         except TrucoError as e:
             print(f"error: {e}", file=sys.stderr)
             return 1
-        ReviewApp(record, lang=args.lang, title=Path(args.review).name).run()
+        lang = args.lang or default_lang(record.variant)
+        ReviewApp(record, lang=lang, title=Path(args.review).name).run()
         return 0
     from truco.tui.app import PlayApp
 

@@ -17,7 +17,8 @@ from textual.widgets import Static
 
 from truco.match import move_of
 from truco.records import Record
-from truco.tui.app import TableScreen, bazas_text, title_of
+from truco.tui.app import TableScreen, title_of
+from truco.tui.dialogs import bazas_text
 from truco.tui.i18n import Texts
 from truco.tui.narrate import Chronicle, HandSummary, Line, Teller, team_names
 from truco.tui.steps import build_steps
@@ -44,6 +45,7 @@ class ReviewScreen(TableScreen):
         self.record = record
         self.file = title
         self.steps = build_steps(record)
+        self.senas = self.steps[0].match.rules.senas
         self.names = list(record.names or [f"p{s}" for s in range(record.players)])
         self.index = 0
         #: The seat whose view is shown, or None for all the cards.
@@ -124,6 +126,7 @@ class ReviewScreen(TableScreen):
             viewer=self.view,
             revealed=revealed,
             names_on=self.names_on,
+            compact=self.has_class("compact"),
         )
 
     def story(self, scene: Scene) -> tuple[list[Line], HandSummary | None]:

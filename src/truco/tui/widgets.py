@@ -18,6 +18,7 @@ from textual.widgets import Button, RichLog, Static
 
 from truco.account import (
     ABOUT_ENVIDO,
+    ABOUT_TRUCO,
     ANSWER,
     account_of_observation,
     own_envido,
@@ -74,9 +75,8 @@ CALL_KEYS: Final = {
 }
 CARD_KEYS: Final = ("1", "2", "3")
 #: The key that opens the señas (docs/rules.md §11.1); then 1-9 make one, in the order of
-#: :data:`truco.actions.SENAS`. A seña's button stands for ``g1`` .. ``g9``.
+#: :data:`truco.actions.SENAS`.
 SENA_KEY: Final = "g"
-SENA_KEYS: Final = tuple(f"{SENA_KEY}{i + 1}" for i in range(len(SENAS)))
 
 
 def action_for_key(key: str, obs: Observation) -> int | None:
@@ -87,9 +87,6 @@ def action_for_key(key: str, obs: Observation) -> int | None:
         if i < len(obs.hand) and obs.hand[i] in legal:
             return obs.hand[i]
         return None
-    if key in SENA_KEYS:
-        action = SENAS[SENA_KEYS.index(key)]
-        return action if action in legal else None
     for action in CALL_KEYS.get(key, ()):
         if action in legal:
             return action
@@ -104,6 +101,12 @@ def senas_offered(obs: Observation) -> bool:
 def min_height(players: int) -> int:
     """Rows needed: the table grows with the players."""
     return max(MIN_HEIGHT, 16 + players)
+
+
+def roomy_height(players: int, senas: bool) -> int:
+    """Rows from which the cards in hand are drawn as boxes (three rows) rather than one row:
+    the table (a row a seat), the bets, the status, the boxes and three rows of buttons."""
+    return players + 19 + (3 if senas else 0)
 
 
 def card_text(card: int, *, strong: bool = False) -> Text:
@@ -125,6 +128,8 @@ class Scene:
     #: Cards in hand shown for other seats (the review's all-cards view only).
     revealed: dict[int, tuple[int, ...]] = field(default_factory=dict)
     names_on: bool = False
+    #: The terminal is short: the cards in hand take one row each, not a box of three.
+    compact: bool = False
 
     def name(self, seat: int) -> Text:
         style = TEAM_COLOURS[seat % 2] + (" bold" if seat == self.viewer else "")
@@ -272,7 +277,12 @@ class BetsView(Static):
                 truco = t("truco_top", call=call, value=value)
         else:
             truco = t("truco_none")
-        lines = [Text(truco, style="bold" if obs.truco_pending else "")]
+        pending = stake(obs)
+        # A call waiting for its answer is said once, by its stake (what quiero and no quiero
+        # are worth): its own "waiting" line would only repeat it (and not fit at 80x24).
+        lines = []
+        if pending is None or pending.call != ABOUT_TRUCO:
+            lines.append(Text(truco, style="bold" if obs.truco_pending else ""))
         singers = [scene.names[m.seat] for m in obs.moves if m.action == FLOR]
         if obs.flor_pending:
             lines.append(Text(t("flor_pending", call=t.call(obs.flor_pending)), style="bold"))
@@ -284,8 +294,15 @@ class BetsView(Static):
             a, b = obs.seats
             duel = words("ev_duel", n=len(obs.bazas_won), a=scene.names[a], b=scene.names[b])
             lines.insert(0, Text(duel, style="bold"))
+        own = own_envido(obs) if scene.viewer is not None and not obs.hand_over else -1
         if not obs.envido_chain:
-            lines.append(Text(t("envido_none")))
+            envido_line = Text(t("envido_none"))
+            if own >= 0:  # one line at 80x24: "Envido: sin cantar · tu envido: 23"
+                envido_line.append(" · " + t("own_envido_short", value=own), style="dim")
+                own = -1
+            lines.append(envido_line)
+        elif pending is not None and pending.call == ABOUT_ENVIDO:
+            pass  # the stake line below says the chain, quiero and no quiero
         else:
             chain = chain_words(t, obs.envido_chain)
             if obs.envido_pending and obs.turn == scene.viewer:
@@ -309,13 +326,10 @@ class BetsView(Static):
                     said.append(scene.name(seat))
                     said.append(f" {value if value is not None else t('son_buenas')}")
                 lines.append(said)
-        pending = stake(obs)
         if pending is not None:
             lines.append(Text(teller.stake(pending), style="bold"))
-        if scene.viewer is not None and not obs.hand_over:
-            value = own_envido(obs)
-            if value >= 0:
-                lines.append(Text(t("own_envido", value=value), style="dim"))
+        if own >= 0:
+            lines.append(Text(t("own_envido", value=own), style="dim"))
         self.update(Text("\n").join(lines))
 
 
@@ -373,14 +387,22 @@ class CardView(Static):
         self.index = index
         self.border_title = CARD_KEYS[index]
 
-    def show(self, card: int | None, *, playable: bool, names_on: bool, texts: Texts) -> None:
+    def show(
+        self, card: int | None, *, playable: bool, names_on: bool, texts: Texts, compact: bool
+    ) -> None:
         self.display = card is not None
         if card is None:
             return
         self.set_class(not playable, "-idle")
-        body = Text(justify="center")
         big = card_text(card)
         big.stylize("bold")
+        if compact:  # one row: "1 12♠" (and its name, with s)
+            body = Text.assemble((CARD_KEYS[self.index], "bold"), " ", big)
+            if names_on:
+                body.append(" " + texts.card(card), style=SUIT_COLOURS[SUIT[card]])
+            self.update(body)
+            return
+        body = Text(justify="center")
         body.append(big)
         if names_on:
             words = texts.card(card).split(" ", 1)
@@ -403,47 +425,50 @@ class HandView(Horizontal):
         for i, view in enumerate(self.query(CardView)):
             card = obs.hand[i] if i < len(obs.hand) else None
             playable = card is not None and card in obs.legal_actions
-            view.show(card, playable=playable, names_on=scene.names_on, texts=scene.texts)
+            view.show(
+                card,
+                playable=playable,
+                names_on=scene.names_on,
+                texts=scene.texts,
+                compact=scene.compact,
+            )
+        # names in a short terminal: a card a row, so that no name is cut
+        self.set_class(scene.compact and scene.names_on, "-rows")
 
 
 class ActionBar(Grid):
-    """A button for each legal call, with its key; ``g`` opens the señas (one button each,
-    named by its gesture and meaning) in place of the calls."""
+    """A button for each legal call, with its key; ``g`` opens the señas' menu. A label too
+    long for three columns (``Contraflor al resto``) makes them two: no label is cut."""
+
+    #: The longest label three columns hold at 80 columns.
+    NARROW: Final = 14
 
     def compose(self) -> ComposeResult:
-        for key in (*CALL_KEYS, SENA_KEY, *SENA_KEYS):
+        for key in (*CALL_KEYS, SENA_KEY):
             button = Button("", id=f"act-{key}", compact=True)
             button.can_focus = False
-            if key in SENA_KEYS:
-                button.add_class("sena")
             yield button
 
-    def show(self, scene: Scene, *, active: bool, senas: bool = False) -> None:
-        """The buttons of the legal actions; ``senas``: the seña menu is open."""
+    def show(self, scene: Scene, *, active: bool) -> None:
+        """The buttons of the legal actions."""
         obs, t = scene.obs, scene.texts
-        menu = active and senas and senas_offered(obs)
-        self.set_class(menu, "-senas")
+        longest = 0
         for key in CALL_KEYS:
             button = self.query_one(f"#act-{key}", Button)
-            action = action_for_key(key, obs) if active and not menu else None
+            action = action_for_key(key, obs) if active else None
             button.display = action is not None
             if action is not None:
                 label = t.label(action, raise_=ENVIDO in obs.envido_chain)
                 button.label = f"[b]{key}[/b] {label}"
+                longest = max(longest, len(key) + 1 + len(label))
         toggle = self.query_one(f"#act-{SENA_KEY}", Button)
         toggle.display = active and senas_offered(obs)
-        toggle.label = f"[b]{SENA_KEY}[/b] {t('label_back' if menu else 'label_senas')}"
-        for i, key in enumerate(SENA_KEYS):
-            button = self.query_one(f"#act-{key}", Button)
-            action = action_for_key(key, obs) if menu else None
-            button.display = action is not None
-            if action is not None:
-                button.label = Text.assemble((str(i + 1), "bold"), " ", t.sena(action))
+        toggle.label = f"[b]{SENA_KEY}[/b] {t('label_senas')}"
+        self.set_class(longest > self.NARROW, "-wide")
 
     def offered(self) -> list[str]:
-        """The keys of the buttons shown now (``g1``.. for the señas' buttons)."""
-        keys = (*CALL_KEYS, SENA_KEY, *SENA_KEYS)
-        return [k for k in keys if self.query_one(f"#act-{k}", Button).display]
+        """The keys of the buttons shown now."""
+        return [k for k in (*CALL_KEYS, SENA_KEY) if self.query_one(f"#act-{k}", Button).display]
 
 
 class LogView(RichLog, can_focus=False):
@@ -471,8 +496,9 @@ Screen { layout: vertical; }
 #title { height: 1; background: $panel; color: $text; text-style: bold; padding: 0 1;
          text-wrap: nowrap; text-overflow: ellipsis; }
 #body { height: 1fr; }
-#left { width: 3fr; min-width: 46; }
-#right { width: 2fr; min-width: 32; }
+#left { width: 5fr; min-width: 48; }
+#right { width: 3fr; min-width: 28; }
+#controls { dock: bottom; height: auto; }
 TableView { border: round $primary; height: auto; padding: 0 1; }
 BetsView { height: auto; padding: 0 1; }
 #status { height: auto; padding: 0 1; color: $warning; text-style: bold; }
@@ -481,21 +507,27 @@ CardView { width: 14; height: auto; min-height: 3; border: round $accent;
            border-title-align: left; content-align: center middle; text-align: center;
            margin-right: 1; }
 CardView.-idle { border: round $panel-lighten-2; opacity: 60%; }
+.compact CardView { border: none; width: auto; height: 1; min-height: 1; margin-right: 3; }
+.compact HandView.-rows { layout: vertical; }
 CardView:hover { background: $boost; }
 ActionBar { grid-size: 3; grid-gutter: 0 1; height: auto; padding: 0 1; }
 ActionBar Button { width: 100%; min-width: 8; padding: 0;
                    text-wrap: nowrap; text-overflow: ellipsis; }
-ActionBar.-senas { grid-size: 2; }
-ActionBar Button.sena { color: #ffd75f; }
+ActionBar.-wide { grid-size: 2; }
 ScoreView { border: round $primary; height: auto; padding: 0 1; }
 LogView { border: round $primary; height: 1fr; overflow-x: hidden; overflow-y: auto;
           scrollbar-size-vertical: 1;
           scrollbar-background: $surface; }
 #keys { height: 1; background: $panel; color: $text-muted; padding: 0 1; }
-HandOverScreen, MatchOverScreen { align: center middle; }
-#dialog { width: 76; max-width: 96%; height: auto; max-height: 96%; border: thick $primary;
+Dialog, ConfirmScreen { align: center middle; }
+SenaMenu { align: center bottom; }
+#dialog { width: 78; max-width: 100%; height: auto; max-height: 100%; border: thick $primary;
           background: $surface; padding: 0 1; }
-#summary { height: auto; margin: 1 0; }
+#dialog-body { height: auto; margin: 1 0 0 0; scrollbar-size-vertical: 1; }
+#summary { height: auto; }
+#dialog-foot { height: auto; margin-top: 1; }
+#dialog.confirm { width: 64; border: thick $warning; }
+#question { margin-bottom: 1; }
 #review-panel { height: auto; padding: 0 1; }
 #too-small { display: none; width: 100%; height: 100%; content-align: center middle;
              text-align: center; text-style: bold; }
