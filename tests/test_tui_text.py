@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from truco import Match, find_variant
+from truco.actions import NO_QUIERO, QUIERO, TRUCO
 from truco.cards import NAMES, parse
 from truco.cli import build_parser
 from truco.errors import TrucoError
@@ -18,7 +19,7 @@ from truco.observation import Observation
 from truco.records import load
 from truco.referee import replay
 from truco.tui.command import config_of, games_dir, play, save_game
-from truco.tui.i18n import TEXTS, Texts
+from truco.tui.i18n import LANGS, TEXTS, Texts
 from truco.tui.narrate import Chronicle, Teller, team_names
 from truco.tui.steps import build_steps
 
@@ -31,10 +32,23 @@ def fields(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
 
 
-def test_both_languages_have_every_text_with_the_same_placeholders() -> None:
-    assert TEXTS["es"].keys() == TEXTS["en"].keys()
-    for key, text in TEXTS["es"].items():
-        assert fields(text) == fields(TEXTS["en"][key]), key
+def test_every_language_has_every_text_with_the_same_placeholders() -> None:
+    assert set(TEXTS) == set(LANGS) == {"es", "en", "va"}  # the core catalog's languages
+    for lang in LANGS:
+        assert TEXTS[lang].keys() == TEXTS["es"].keys(), lang
+        for key, text in TEXTS["es"].items():
+            assert fields(text) == fields(TEXTS[lang][key]), (lang, key)
+
+
+def test_valencia_says_the_valenciano_words() -> None:
+    va = Texts("va", "valenciano")
+    assert va("your_answer") == "Et toca: respon (vull, no vull o puja)."
+    assert va("envido_none") == "Envit: sense cantar" and va("truco_none").startswith("Truc:")
+    assert va.label(QUIERO) == "Vull" and va.label(NO_QUIERO) == "No vull"
+    assert va.card(parse("1e")) == "as d'espases" and va.shout(TRUCO) == "Truc!"
+    # the other variants keep their own words, whatever the language
+    assert Texts("va", "argentino")("envido_none") == "Envido: sense cantar"
+    assert Texts("es", "valenciano").label(QUIERO) == "Vull"
 
 
 def test_call_words_follow_the_variant() -> None:
