@@ -1,4 +1,5 @@
-"""``truco play``: its options, the checks made before the screen opens, and saved games.
+"""``truco play``: its options and the checks made before the screen opens (a saved game to
+resume is checked here too).
 
 This module imports Textual only inside :func:`play`, so ``truco`` runs without the ``tui``
 extra and says what to install when it is missing.

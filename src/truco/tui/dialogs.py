@@ -196,24 +196,16 @@ def help_rows(texts: Texts, rules: Rules) -> list[tuple[str, str]]:
 
 
 class HelpScreen(Dialog):
-    """``?``: every key of the game, in two columns."""
+    """``?``: every key of the game, a row each (17 rows at most: they fit 80×24)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,question_mark,space", "close", show=False),
     ]
 
     def __init__(self, texts: Texts, rules: Rules) -> None:
-        rows = help_rows(texts, rules)
-        half = (len(rows) + 1) // 2
-        lines = []
-        for i in range(half):
-            line = Text()
-            for j, (key, what) in enumerate(rows[i::half][:2]):
-                cell = Text.assemble((f"{key:>6} ", "bold"), what)
-                cell.truncate(36)
-                cell.pad_right(37 - cell.cell_len if j == 0 else 0)
-                line.append_text(cell)
-            lines.append(line)
+        lines = [
+            Text.assemble((f"{key:>6} ", "bold"), what) for key, what in help_rows(texts, rules)
+        ]
         foot = [Text(texts("help_close"), style="dim")]
         super().__init__(Text(texts("help_title"), style="bold"), lines, foot)
 
