@@ -119,6 +119,9 @@ def test_a_linked_position_in_english_on_a_phone(
     page.locator("#replay-end").wait_for()
     assert page.locator("#replay-cards .card").count() == 3 * game["players"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("#lang-btn")  # es → en → va → es
+    page.wait_for_selector("text=Mà 2 de")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.click("#lang-btn")  # back to Spanish, as the other tests expect
     page.wait_for_selector("text=Mano 2 de")
     assert not errors, errors

@@ -45,7 +45,7 @@ def router() -> APIRouter:
 
     @routes.get("/api/games/{game_id}")
     async def game_replay(
-        game_id: str, request: Request, lang: Literal["es", "en"] = "es"
+        game_id: str, request: Request, lang: Literal["es", "en", "va"] = "es"
     ) -> Response:
         key = (game_id, lang)
         body = cache.get(key)

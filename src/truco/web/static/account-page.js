@@ -131,8 +131,8 @@ async function render() {
   mountAccount();
 }
 
-document.getElementById("lang-btn").addEventListener("click", () => {
-  toggleLang();
+document.getElementById("lang-btn").addEventListener("click", async () => {
+  await toggleLang();
   render();
 });
 render();

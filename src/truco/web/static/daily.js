@@ -1,6 +1,6 @@
 // /daily: the deal of the day (issue 51). Today's preset and the button to play it; once
 // one's own game is over, the day's table with everyone's duplicate score and their replays.
-import { applyStatic, lang, t, toggleLang } from "/static/i18n.js";
+import { applyStatic, locale, t, toggleLang } from "/static/i18n.js";
 import { el } from "/static/people.js";
 import { jsonHeaders, me, mountAccount, profileHref } from "/static/session.js";
 
@@ -16,7 +16,7 @@ function signed(n) {
 
 function dayText(day) {
   const date = new Date(`${day}T12:00:00Z`);
-  return date.toLocaleDateString(lang(), { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
+  return date.toLocaleDateString(locale(), { weekday: "long", day: "numeric", month: "long", timeZone: "UTC" });
 }
 
 function presetText() {
@@ -164,8 +164,8 @@ async function load() {
   render();
 }
 
-document.getElementById("lang-btn").addEventListener("click", () => {
-  toggleLang();
+document.getElementById("lang-btn").addEventListener("click", async () => {
+  await toggleLang();
   render();
 });
 render();

@@ -2,7 +2,7 @@
 // The server referees the record and sends every position (GET /api/games/<id>): this page
 // decides no rule, it only shows position `at` of hand `hand` and the words it was sent.
 import { cardEl } from "/static/cards.js";
-import { applyStatic, callWord, cardName, isSena, lang, senaFace, t, toggleLang } from "/static/i18n.js";
+import { applyStatic, atTable, callWord, cardName, isSena, lang, locale, senaFace, t, toggleLang } from "/static/i18n.js";
 import { mountAccount } from "/static/session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -36,6 +36,8 @@ async function load() {
   if (response.status === 403) return fail(t("replay.not_over"), true);
   if (!response.ok) return fail(t("replay.error", { e: response.status }));
   game = await response.json();
+  // A valenciano game is told in valencià unless the person chose a language.
+  if (await atTable(game.variant)) return load();
   readHash();
   render();
 }
@@ -343,7 +345,7 @@ function actionWords(token, handIndex, index) {
 }
 
 const fmt = (n) =>
-  new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
+  new Intl.NumberFormat(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(n);
 
 function renderReview() {
   const panel = $("review");
@@ -492,8 +494,8 @@ function onKey(event) {
 function main() {
   applyStatic();
   mountAccount();
-  $("lang-btn").addEventListener("click", () => {
-    toggleLang();
+  $("lang-btn").addEventListener("click", async () => {
+    await toggleLang();
     applyStatic();
     mountAccount();
     load();

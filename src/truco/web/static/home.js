@@ -322,8 +322,8 @@ async function quickPlay() {
 
 async function main() {
   $("name").value = load("truco:name", "") || "";
-  $("lang-btn").addEventListener("click", () => {
-    toggleLang();
+  $("lang-btn").addEventListener("click", async () => {
+    await toggleLang();
     render();
     mountAccount();
   });

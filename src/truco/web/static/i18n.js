@@ -1,929 +1,175 @@
-// Interface text: Spanish (the game's own words) and English. No build step, no CDN.
+// The interface's words come from the server's one catalog (GET /api/words/<lang>, from
+// truco.account_text and truco.interface_text): this module only chooses the language, loads
+// its words and looks them up. No build step, no CDN.
 
-const STRINGS = {
-  es: {
-    "lang.other": "English",
-    "nav.leaderboard": "Clasificación",
-    "nav.signin": "Entrar",
-    "nav.profile": "Tu perfil",
-    "account.title": "Tu cuenta",
-    "account.lead": "Con una cuenta tus partidas quedan en tu perfil y ganas un rating. Sin cuenta se sigue jugando igual, con un enlace.",
-    "account.signin": "Entrar",
-    "account.signin.title": "Ya tengo cuenta",
-    "account.signup": "Crear la cuenta",
-    "account.signup.title": "Crear una cuenta",
-    "account.signup.blurb": "Un nombre de 2 a 20 letras, cifras, «.», «_» o «-», y una contraseña de 8 caracteres o más.",
-    "account.name": "Nombre",
-    "account.password": "Contraseña",
-    "account.error": "No se pudo: {e}",
-    "account.hello": "Hola, {name}",
-    "account.profile": "Tu perfil",
-    "account.export": "Descargar tus datos",
-    "account.export.blurb": "Un JSON con tu cuenta, tus ratings y cada partida terminada con su registro .truco.",
-    "account.signout": "Salir",
-    "account.delete": "Borrar la cuenta",
-    "account.delete.title": "Borrar la cuenta",
-    "account.delete.blurb": "Se borran tu nombre, tu contraseña y tus ratings. Tus partidas quedan, a nombre de «jugador eliminado».",
-    "account.delete.confirm": "¿Borrar la cuenta para siempre?",
-    "people.players": "{n} jugadores",
-    "people.games": "{n} partidas",
-    "people.provisional": "Provisional: hacen falta más partidas para fijarlo",
-    "people.bot": "bot",
-    "people.puzzles": "Problemas",
-    "player.missing": "No existe ese jugador.",
-    "player.since": "Juega aquí desde el {d}.",
-    "player.ratings": "Ratings",
-    "player.no_ratings": "Todavía sin partidas con rating.",
-    "player.chart": "El rating tras cada una de {n} partidas",
-    "player.games": "Partidas ({n})",
-    "player.no_games": "Todavía sin partidas.",
-    "player.versus": "contra",
-    "player.replay": "Repetir",
-    "player.rated": "con rating",
-    "player.unrated": "amistosa",
-    "player.result.win": "Ganada",
-    "player.result.loss": "Perdida",
-    "player.result.playing": "En juego",
-    "player.result.over": "Terminada",
-    "player.col.date": "Fecha",
-    "player.col.preset": "Juego",
-    "player.col.seats": "En la mesa",
-    "player.col.result": "Resultado",
-    "player.col.score": "Tanteo",
-    "player.col.rated": "Tipo",
-    "player.col.replay": "",
-    "board.title": "Clasificación",
-    "board.lead": "Los ratings ya fijados (sin «?»), del más alto al más bajo. Los bots también tienen el suyo.",
-    "board.preset": "Juego y jugadores",
-    "board.empty": "Nadie tiene aún un rating fijo en este juego.",
-    "board.col.rank": "#",
-    "board.col.name": "Jugador",
-    "board.col.rating": "Rating",
-    "board.col.deviation": "Desvío",
-    "board.col.games": "Partidas",
-    "home.rated": "Con rating",
-    "home.rated.blurb": "Cuenta para el rating si todos los asientos tienen cuenta (los bots fáciles, normales, difíciles y expertos la tienen).",
-    "table.rated": "con rating",
-    "table.friendly": "amistosa",
-    "table.replay": "Repetir la partida",
-    "home.all_games": "Todas tus partidas, con sus resultados, en tu perfil",
-    "status.account_seat": "Este asiento es de una cuenta: entra con ella para jugarlo.",
-    "nav.home": "Inicio",
-    "nav.rules": "Reglas",
-    "nav.more": "Más",
-    "home.title": "Jugar al truco",
-    "daily.nav": "Reparto del día",
-    "daily.title": "Reparto del día",
-    "daily.lead": "Cada día, las mismas cartas para todos: una partida corta contra el bot expert. Tu puntaje es lo que sacas de más (o de menos) que el propio expert con tus mismas cartas.",
-    "daily.target": "a {n} puntos",
-    "daily.camas": "dos camas de {n}",
-    "daily.seats": "Juegas contra el bot expert y eres mano en la primera. Una partida por día.",
-    "daily.play": "Jugar el reparto del día",
-    "daily.resume": "Seguir tu partida",
-    "daily.signin": "Entra para jugarlo",
-    "daily.signin.blurb": "El reparto del día y su tabla son para quienes tienen cuenta.",
-    "daily.done": "Ya jugaste el reparto de hoy. Tu puntaje: {score}.",
-    "daily.done.pending": "Ya jugaste el reparto de hoy; tu puntaje sale en cuanto el expert termine su partida.",
-    "daily.table": "La tabla del día",
-    "daily.nobody": "Nadie lo jugó todavía.",
-    "daily.hidden": "Otros {n} ya lo empezaron. Sus resultados se ven cuando termines tu partida.",
-    "daily.ended": "terminó",
-    "daily.begun": "Ya lo empezaron {n}. Sus resultados se ven cuando termines tu partida.",
-    "daily.col.rank": "#",
-    "daily.col.name": "Jugador",
-    "daily.col.final": "Tanteador",
-    "daily.col.score": "Duplicado",
-    "daily.col.game": "Partida",
-    "daily.replay": "Ver la partida",
-    "daily.playing": "jugando",
-    "daily.you": "tú",
-    "daily.baseline": "El expert contra sí mismo con las mismas cartas: {a} a {b} en {n} manos.",
-    "daily.baseline.pending": "El expert todavía está jugando su partida con estas cartas.",
-    "daily.how": "Cómo se cuenta: en las manos que jugaron las dos partidas (la tuya y la del expert contra sí mismo), tus puntos menos los del rival, menos lo mismo en la del expert desde tu asiento. Así la suerte del reparto se anula.",
-    "daily.error": "No se pudo: {e}",
-    "home.lead": "Abre una mesa, invita a tus amigos con un enlace y completa con bots.",
-    "home.variant": "Variante",
-    "home.players": "Jugadores",
-    "home.quick": "Jugar ya contra un bot",
-    "home.public": "Mesa abierta",
-    "home.public.blurb": "Aparece en «Mesas abiertas» y cualquiera puede sentarse en un asiento libre; si no, solo con tus enlaces.",
-    "lobby.title": "Mesas abiertas",
-    "puzzle.title": "Problemas",
-    "puzzle.nav": "Problemas",
-    "puzzle.heading": "Problema {id}",
-    "puzzle.target": "a {n} puntos",
-    "puzzle.rating": "rating {n}",
-    "puzzle.q_answer": "¿Quiero o no quiero?",
-    "puzzle.q_play": "Te toca: ¿qué haces?",
-    "puzzle.right": "¡Bien! Era la mejor.",
-    "puzzle.wrong": "No: había una mejor.",
-    "puzzle.answer": "La mejor: {a}",
-    "puzzle.yours": "tú",
-    "puzzle.win": "{n} %",
-    "puzzle.points": "{n} pts",
-    "puzzle.your_rating": "Tu rating de problemas",
-    "puzzle.change": "{before} → {after} ({change})",
-    "puzzle.tries": "{n} intentos",
-    "puzzle.tries_one": "1 intento",
-    "puzzle.provisional": "provisional",
-    "puzzle.guest": "Sin cuenta se resuelven igual, pero no tienes rating: entra para que tus respuestas cuenten.",
-    "puzzle.guest_short": "Sin cuenta no hay rating.",
-    "puzzle.again": "Ya lo habías intentado: tu rating no cambia.",
-    "puzzle.next": "Siguiente",
-    "puzzle.log": "Lo que pasó en la mano",
-    "puzzle.log_empty": "Nada todavía: empieza la mano.",
-    "puzzle.none": "Todavía no hay problemas: salen de las partidas terminadas. Vuelve más tarde.",
-    "puzzle.too_many": "Demasiadas respuestas seguidas: espera un momento.",
-    "puzzle.error": "No se pudo: {e}",
-    "lobby.none": "Ninguna mesa abierta espera gente ahora.",
-    "lobby.players": "{n} jugadores",
-    "lobby.target": "a {n}",
-    "lobby.free": "libre",
-    "lobby.bot": "bot",
-    "lobby.join": "Sentarse",
-    "queue.title": "Jugar con gente",
-    "queue.lead": "Te sentamos con gente de nivel parecido. Si nadie llega a tiempo, completamos la mesa con bots y te avisamos.",
-    "queue.variant": "Variante",
-    "queue.players": "Jugadores",
-    "queue.players_n": "{n} ({k} contra {k})",
-    "queue.wait": "Esperar gente",
-    "queue.wait_s": "{n} s, luego bots",
-    "queue.wait_min": "{n} min, luego bots",
-    "queue.wait_only": "Solo gente, sin bots",
-    "queue.find": "Jugar con alguien",
-    "queue.searching": "Buscando rivales… ({n} en cola, {time})",
-    "queue.cancel": "Cancelar",
-    "queue.found": "¡Mesa encontrada!",
-    "queue.bots_1": "Completamos con 1 bot.",
-    "queue.bots_n": "Completamos con {n} bots.",
-    "queue.as_guest": "Juegas como invitado: la partida no cuenta para el rating.",
-    "queue.as_account": "Juegas como {name}: cuenta para tu rating si en la mesa no hay invitados.",
-    "queue.lost": "Ya no estás en la cola (¿la abriste en otra pestaña?). Vuelve a buscar.",
-    "queue.error": "No se pudo: {e}",
-    "home.clock": "Reloj por jugada",
-    "home.clock_auto": "Automático (30 s con amigos)",
-    "home.clock_off": "Sin reloj",
-    "home.target": "A cuántos puntos",
-    "home.target_camas": "{n} puntos por cama, dos camas",
-    "home.bot_level": "Nivel de los bots",
-    "home.name": "Tu nombre",
-    "home.seats": "Asientos",
-    "home.seat": "Asiento {n}",
-    "home.team": "Equipo {t}",
-    "home.you": "Tú",
-    "home.open": "Abierto (invitar)",
-    "home.bot": "Bot",
-    "home.create": "Abrir la mesa",
-    "home.creating": "Abriendo…",
-    "home.rules_of": "Reglas del {v}",
-    "home.my_tables": "Tus mesas",
-    "home.no_tables": "Todavía no has abierto ninguna mesa en este navegador.",
-    "home.options": "Opciones de la mesa",
-    "home.opt.senas": "Señas entre compañeros",
-    "home.opt.ley_de_juego": "A ley de juego",
-    "home.opt.flor": "Flor",
-    "home.opt.senas.blurb": "gestos que dicen tus cartas a tu pareja; un rival puede pillarlos",
-    "home.opt.ley_de_juego.blurb": "falta envido y truco a la vez, como primera jugada",
-    "home.opt.flor.blurb": "tres cartas del mismo palo: se canta en la primera baza",
-    "sena.button": "Señas",
-    "sena.title": "Haz una seña (tu pareja la ve; un rival puede pillarla)",
-    "sena.caught": "pillada",
-    "sena.seen": "{name}: {sena}",
-    "log.sena": "{name}: seña «{sena}».",
-    "status.answer_flor": "{name} canta {call}: responde.",
-    "status.flor": "Tienes flor: cántala antes de jugar tu primera carta.",
-    "home.error": "No se pudo abrir la mesa: {e}",
-    "variant.argentino": "Argentino",
-    "variant.espanol": "Español",
-    "variant.valenciano": "Valenciano",
-    "variant.argentino.blurb": "Baraja de 40, a 30 (o 15) puntos, con real envido y falta envido.",
-    "variant.espanol.blurb": "Baraja de 40, a 30 puntos; con seis jugadores, pica-pica.",
-    "variant.valenciano.blurb": "Baraja de 22, camas de 24, envit y torne, joc fora; hasta ocho jugadores.",
-    "level.random": "Al azar (para aprender)",
-    "level.heuristic": "Normal",
-    "level.search": "Difícil",
-    "level.easy": "Fácil",
-    "level.normal": "Normal",
-    "level.hard": "Difícil",
-    "level.expert": "Experto",
-    "team.us": "Nosotros",
-    "team.them": "Ellos",
-    "team.n": "Equipo {t}",
-    "score.malas": "malas",
-    "score.buenas": "buenas",
-    "score.camas": "Camas",
-    "score.of": "de {n}",
-    "seat.mano": "mano",
-    "seat.bot": "bot",
-    "wait.title": "Sala de espera",
-    "wait.missing": "Falta: {names}.",
-    "wait.copy": "Copiar el enlace de {name}",
-    "wait.start": "Empezar ya (bots en los asientos vacíos)",
-    "wait.host": "El anfitrión empieza cuando estén todos.",
-    "wait.status": "Esperando a que lleguen todos…",
-    "over.rematch": "Revancha",
-    "seat.standin": "juega un bot",
-    "talk.button": "Frases",
-    "talk.log": "Charla",
-    "seat.held": "{n} cartas en la mano",
-    "seat.to_bot": "Dar a un bot",
-    "standin.you.clock": "Se acabó tu tiempo: un bot juega por ti.",
-    "standin.you.away": "Estuviste desconectado: un bot juega por ti.",
-    "standin.you.host": "El anfitrión dio tu asiento a un bot.",
-    "standin.back": "Vuelvo a jugar",
-    "standin.on": "Un bot juega por {name}.",
-    "standin.off": "{name} vuelve a jugar.",
-    "clock.left": "{n} s",
-    "clock.label": "Tiempo para jugar",
-    "status.offline": "Sin conexión: no se puede jugar hasta reconectar.",
-    "move.resent": "Tu jugada se reenvió al reconectar.",
-    "move.arrived": "Tu jugada llegó antes del corte.",
-    "move.refused": "Tu jugada no llegó y la mesa siguió: vuelve a elegir.",
-    "title.your_turn": "¡Te toca!",
-    "spectators": "{n} mirando",
-    "sound.on": "Sonido: sí (clic para silenciar)",
-    "sound.off": "Sonido: no (clic para activar)",
-    "sound.label": "Sonido",
-    "sound.short_on": "♪ Sí",
-    "sound.short_off": "♪ No",
-    "seat.offline": "desconectado",
-    "seat.folded": "al mazo",
-    "seat.you": "tú",
-    "status.your_turn": "Te toca.",
-    "status.turn_of": "Le toca a {name}.",
-    "status.waiting_for": "Esperando a {name} (no está conectado).",
-    "status.answer_truco": "{name} cantó {call}. ¿Qué respondes?",
-    "status.answer_envido": "{name} cantó {call}. ¿Qué respondes?",
-    "status.spectator": "Estás mirando la mesa.",
-    "status.over": "La partida terminó.",
-    "status.connecting": "Conectando…",
-    "status.reconnecting": "Se cortó la conexión. Reconectando…",
-    "status.bad_link": "Ese enlace no corresponde a ningún asiento de esta mesa: estás mirando.",
-    "status.no_table": "Esta mesa no existe.",
-    "status.name_prompt": "¿Cómo te llamas?",
-    "status.name_ok": "Listo",
-    "stake.title": "En juego",
-    "stake.hand_worth": "La mano vale {n}.",
-    "stake.truco_accepted": "{call} querido: la mano vale {n}.",
-    "stake.truco_pending": "{call} cantado: si quiere, {yes}; si no quiere, {no} para quien cantó.",
-    "stake.envido_pending": "{chain}: querido vale {yes}, no querido {no}.",
-    "stake.envido_quiero": "{chain} querido ({yes}).",
-    "stake.envido_no_quiero": "{chain} no querido ({no}).",
-    "stake.falta": "la falta ({n})",
-    "stake.falta2": "la falta ({a} para {ta}, {b} para {tb})",
-    "stake.cama": "la cama",
-    "stake.points": "Puntos de esta mano: {a} – {b}.",
-    "log.title": "Lo que pasó",
-    "log.hand": "Mano {n}",
-    "log.previous": "Mano anterior",
-    "log.plays": "{name} juega {card}.",
-    "log.calls": "{name}: «{call}»",
-    "log.mazo": "{name} se va al mazo.",
-    "log.says": "{name}: «{n}».",
-    "log.buenas": "{name}: «Son buenas».",
-    "log.shows": "{name} muestra {cards}.",
-    "log.end": "Fin de la mano: {ta} {a}, {tb} {b}.",
-    "end.title": "Fin de la mano {n}",
-    "end.points": "Puntos",
-    "end.envido": "Envido",
-    "end.shown": "Cartas mostradas",
-    "end.played": "Cartas jugadas",
-    "end.continue": "Seguir",
-    "end.reasons": "Por qué",
-    "end.closes": "Se cierra en {n} s",
-    "pica.label": "Pica-pica: {a} contra {b}",
-    "pica.duels": "Duelos de esta mano: {list}",
-    "over.camas": "Camas: {ta} {a} – {b} {tb}",
-    "call.mazo": "Me voy al mazo",
-    "over.title": "¡Partida terminada!",
-    "over.won": "Ganó {team}.",
-    "over.won_us": "¡Ganaron ustedes!",
-    "over.won_them": "Ganaron ellos.",
-    "over.new": "Otra mesa",
-    "dl.title": "Descargas",
-    "dl.hand": "Mano {n}",
-    "dl.game": "Partida completa (.truco)",
-    "dl.note": "Una mano se puede descargar cuando todas sus cartas se vieron; todas, al terminar la partida.",
-    "dl.none": "Todavía nada.",
-    "invite.title": "Invitar",
-    "invite.seat": "{name} (asiento {n})",
-    "invite.watch": "Para mirar",
-    "invite.copy": "Copiar",
-    "invite.copied": "Copiado",
-    "invite.note": "Cada enlace es un asiento: envíaselo solo a quien va a jugar en él.",
-    "invite.connected": "ya está en la mesa",
-    "rules.title": "Reglas del truco {v}",
-    "rules.back": "Volver",
-    "kbd.hint": "Teclado: 1–3 juegan tus cartas; las letras están en los botones.",
-    "error.illegal": "Eso no se puede ahora: {m}",
-    "error.not_your_turn": "No es tu turno.",
-    "error.stale": "La mesa cambió; mira de nuevo.",
-    "error.other": "Error: {m}",
-    "suit.e": "espadas",
-    "suit.b": "bastos",
-    "suit.o": "oros",
-    "suit.c": "copas",
-    "rank.1": "as",
-    "rank.10": "sota",
-    "rank.11": "caballo",
-    "rank.12": "rey",
-    "card.of": "{rank} de {suit}",
-    "replay.title": "Repetición",
-    "replay.download": "Descargar la partida (.truco)",
-    "replay.target": "a {n} puntos",
-    "replay.and": " y ",
-    "replay.hand": "Mano {n} de {of}",
-    "replay.deal": "Reparto",
-    "replay.step": "jugada {n} de {of}",
-    "replay.first": "Primera jugada de la mano (Inicio)",
-    "replay.prev": "Jugada anterior (←)",
-    "replay.next": "Jugada siguiente (→)",
-    "replay.last": "Fin de la mano (Fin)",
-    "replay.prev_hand": "Mano anterior (↑)",
-    "replay.next_hand": "Mano siguiente (↓)",
-    "replay.kbd": "Teclado: ← → una jugada; ↑ ↓ una mano; Inicio y Fin de la mano.",
-    "replay.account": "La cuenta de la mano",
-    "replay.cards": "Las cartas de la mano",
-    "replay.hand_points": "Esta mano: {ta} +{a} · {tb} +{b}",
-    "replay.sena": "seña",
-    "replay.missing": "No existe esa partida.",
-    "replay.not_over": "Esta partida todavía se está jugando: se puede repetir cuando termine.",
-    "replay.to_table": "Ir a la mesa",
-    "replay.error": "No se pudo cargar la partida: {e}",
-    "review.open": "Revisar",
-    "review.title": "Revisión",
-    "review.seat": "Jugador",
-    "review.close": "Cerrar la revisión",
-    "review.computing": "expert está revisando las decisiones de {name}… (unos segundos)",
-    "review.busy": "Demasiadas revisiones nuevas desde tu conexión: prueba de nuevo más tarde.",
-    "review.error": "No se pudo revisar: {e}",
-    "review.summary": "Precisión: {acc} %",
-    "review.decisions": "{n} decisiones",
-    "review.no_choices": "{name} no tuvo ninguna decisión con opciones.",
-    "review.counts": "Graves: {b} · errores: {m} · imprecisiones: {i}",
-    "review.clean": "Ninguna decisión marcada: expert no encuentra errores.",
-    "review.all": "Ver todas",
-    "review.how": "Cómo juzga expert",
-    "review.mark.blunder": "Error grave",
-    "review.mark.mistake": "Error",
-    "review.mark.inaccuracy": "Imprecisión",
-    "review.mark.none": "Bien",
-    "review.where": "Mano {h} · jugada {n}",
-    "review.played": "Jugó {a}",
-    "review.suggests": "expert: {a}",
-    "review.agrees": "expert haría lo mismo",
-    "review.loss": "−{n} %",
-    "review.loss_title": "Bajó {n} puntos la probabilidad de ganar la partida",
-    "review.here": "{name} jugó {played}; expert sugiere {best}",
-    "review.here_same": "{name} jugó {played}, lo mismo que expert",
-    "review.chances": "Probabilidad de ganar la partida con cada opción",
-    "review.about": "expert juzga cada decisión con lo que ese jugador veía entonces, nunca con las cartas ocultas. La pérdida es cuánto bajó la probabilidad de ganar la partida, en puntos: desde 5 es una imprecisión, desde 10 un error, desde 15 un error grave.",
-  },
-  en: {
-    "lang.other": "Español",
-    "nav.leaderboard": "Leaderboard",
-    "nav.signin": "Sign in",
-    "nav.profile": "Your profile",
-    "account.title": "Your account",
-    "account.lead": "With an account your games stay on your profile and you earn a rating. Without one you still play by link, as before.",
-    "account.signin": "Sign in",
-    "account.signin.title": "I have an account",
-    "account.signup": "Create the account",
-    "account.signup.title": "Create an account",
-    "account.signup.blurb": "A name of 2 to 20 letters, digits, '.', '_' or '-', and a password of 8 characters or more.",
-    "account.name": "Name",
-    "account.password": "Password",
-    "account.error": "That did not work: {e}",
-    "account.hello": "Hello, {name}",
-    "account.profile": "Your profile",
-    "account.export": "Download your data",
-    "account.export.blurb": "A JSON file with your account, your ratings and every finished game with its .truco record.",
-    "account.signout": "Sign out",
-    "account.delete": "Delete the account",
-    "account.delete.title": "Delete the account",
-    "account.delete.blurb": "Your name, password and ratings are deleted. Your games stay, under 'deleted player'.",
-    "account.delete.confirm": "Delete the account for good?",
-    "people.players": "{n} players",
-    "people.games": "{n} games",
-    "people.provisional": "Provisional: more games are needed to settle it",
-    "people.bot": "bot",
-    "people.puzzles": "Puzzles",
-    "player.missing": "There is no such player.",
-    "player.since": "Playing here since {d}.",
-    "player.ratings": "Ratings",
-    "player.no_ratings": "No rated games yet.",
-    "player.chart": "The rating after each of {n} games",
-    "player.games": "Games ({n})",
-    "player.no_games": "No games yet.",
-    "player.versus": "vs",
-    "player.replay": "Replay",
-    "player.rated": "rated",
-    "player.unrated": "friendly",
-    "player.result.win": "Won",
-    "player.result.loss": "Lost",
-    "player.result.playing": "Playing",
-    "player.result.over": "Over",
-    "player.col.date": "Date",
-    "player.col.preset": "Game",
-    "player.col.seats": "At the table",
-    "player.col.result": "Result",
-    "player.col.score": "Score",
-    "player.col.rated": "Kind",
-    "player.col.replay": "",
-    "board.title": "Leaderboard",
-    "board.lead": "Settled ratings (no '?'), highest first. The bots have theirs too.",
-    "board.preset": "Game and players",
-    "board.empty": "Nobody has a settled rating in this game yet.",
-    "board.col.rank": "#",
-    "board.col.name": "Player",
-    "board.col.rating": "Rating",
-    "board.col.deviation": "Deviation",
-    "board.col.games": "Games",
-    "home.rated": "Rated",
-    "home.rated.blurb": "Counts for the ratings when every seat has an account (the easy, normal, hard and expert bots have one).",
-    "table.rated": "rated",
-    "table.friendly": "friendly",
-    "table.replay": "Replay the game",
-    "home.all_games": "All your games, with their results, on your profile",
-    "status.account_seat": "This seat belongs to an account: sign in as it to play it.",
-    "nav.home": "Home",
-    "nav.rules": "Rules",
-    "nav.more": "More",
-    "home.title": "Play truco",
-    "daily.nav": "Deal of the day",
-    "daily.title": "Deal of the day",
-    "daily.lead": "Every day, the same cards for everyone: a short game against the expert bot. Your score is how much better (or worse) you did than expert itself with the same cards.",
-    "daily.target": "to {n} points",
-    "daily.camas": "two camas of {n}",
-    "daily.seats": "You play the expert bot and lead the first hand. One game a day.",
-    "daily.play": "Play the deal of the day",
-    "daily.resume": "Back to your game",
-    "daily.signin": "Sign in to play it",
-    "daily.signin.blurb": "The deal of the day and its table are for people with an account.",
-    "daily.done": "You have played today's deal. Your score: {score}.",
-    "daily.done.pending": "You have played today's deal; your score shows as soon as expert finishes its own game.",
-    "daily.table": "Today's table",
-    "daily.nobody": "Nobody has played it yet.",
-    "daily.hidden": "{n} others have begun it. Their results show once your game is over.",
-    "daily.ended": "over",
-    "daily.begun": "{n} have begun it. Their results show once your game is over.",
-    "daily.col.rank": "#",
-    "daily.col.name": "Player",
-    "daily.col.final": "Score",
-    "daily.col.score": "Duplicate",
-    "daily.col.game": "Game",
-    "daily.replay": "Replay",
-    "daily.playing": "playing",
-    "daily.you": "you",
-    "daily.baseline": "Expert against itself with the same cards: {a} to {b} in {n} hands.",
-    "daily.baseline.pending": "Expert is still playing its own game with these cards.",
-    "daily.how": "How it counts: over the hands both games played (yours and expert's against itself), your points minus your opponent's, less the same in expert's game from your seat. The luck of the deal cancels out.",
-    "daily.error": "Could not: {e}",
-    "home.lead": "Open a table, invite your friends with a link, fill the other seats with bots.",
-    "home.variant": "Variant",
-    "home.players": "Players",
-    "home.quick": "Play a bot now",
-    "home.public": "Open table",
-    "home.public.blurb": "Listed under \u201cOpen tables\u201d: anyone may take a free seat; otherwise only your links.",
-    "lobby.title": "Open tables",
-    "puzzle.title": "Puzzles",
-    "puzzle.nav": "Puzzles",
-    "puzzle.heading": "Puzzle {id}",
-    "puzzle.target": "to {n} points",
-    "puzzle.rating": "rated {n}",
-    "puzzle.q_answer": "Quiero or no quiero?",
-    "puzzle.q_play": "Your turn: what do you do?",
-    "puzzle.right": "Right! That was the best.",
-    "puzzle.wrong": "No: there was a better one.",
-    "puzzle.answer": "The best: {a}",
-    "puzzle.yours": "you",
-    "puzzle.win": "{n}%",
-    "puzzle.points": "{n} pts",
-    "puzzle.your_rating": "Your puzzle rating",
-    "puzzle.change": "{before} → {after} ({change})",
-    "puzzle.tries": "{n} tries",
-    "puzzle.tries_one": "1 try",
-    "puzzle.provisional": "provisional",
-    "puzzle.guest": "Without an account you solve them all the same, with no rating: sign in to make your answers count.",
-    "puzzle.guest_short": "No rating without an account.",
-    "puzzle.again": "You had tried this one: your rating stays.",
-    "puzzle.next": "Next",
-    "puzzle.log": "What happened in the hand",
-    "puzzle.log_empty": "Nothing yet: the hand begins.",
-    "puzzle.none": "No puzzles yet: they come from finished games. Come back later.",
-    "puzzle.too_many": "Too many answers in a row: wait a moment.",
-    "puzzle.error": "That failed: {e}",
-    "lobby.none": "No open table is waiting for people now.",
-    "lobby.players": "{n} players",
-    "lobby.target": "to {n}",
-    "lobby.free": "free",
-    "lobby.bot": "bot",
-    "lobby.join": "Sit down",
-    "queue.title": "Play with people",
-    "queue.lead": "We seat you with people of a similar level. If nobody comes in time, we fill the table with bots and tell you.",
-    "queue.variant": "Variant",
-    "queue.players": "Players",
-    "queue.players_n": "{n} ({k} vs {k})",
-    "queue.wait": "Wait for people",
-    "queue.wait_s": "{n} s, then bots",
-    "queue.wait_min": "{n} min, then bots",
-    "queue.wait_only": "Only people, no bots",
-    "queue.find": "Find a game",
-    "queue.searching": "Looking for opponents… ({n} in the queue, {time})",
-    "queue.cancel": "Cancel",
-    "queue.found": "Table found!",
-    "queue.bots_1": "We filled it with 1 bot.",
-    "queue.bots_n": "We filled it with {n} bots.",
-    "queue.as_guest": "You play as a guest: the game does not count for the ratings.",
-    "queue.as_account": "You play as {name}: it counts for your rating when no guest sits at the table.",
-    "queue.lost": "You are no longer in the queue (opened in another tab?). Search again.",
-    "queue.error": "Could not: {e}",
-    "home.clock": "Clock per move",
-    "home.clock_auto": "Automatic (30 s with friends)",
-    "home.clock_off": "No clock",
-    "home.target": "Points to win",
-    "home.target_camas": "{n} points a cama, two camas",
-    "home.bot_level": "Bot level",
-    "home.name": "Your name",
-    "home.seats": "Seats",
-    "home.seat": "Seat {n}",
-    "home.team": "Team {t}",
-    "home.you": "You",
-    "home.open": "Open (invite)",
-    "home.bot": "Bot",
-    "home.create": "Open the table",
-    "home.creating": "Opening…",
-    "home.rules_of": "Rules of {v}",
-    "home.my_tables": "Your tables",
-    "home.no_tables": "You have not opened a table in this browser yet.",
-    "home.options": "Table options",
-    "home.opt.senas": "Señas between partners",
-    "home.opt.ley_de_juego": "A ley de juego",
-    "home.opt.flor": "Flor",
-    "home.opt.senas.blurb": "gestures that tell your partner your cards; a rival may catch them",
-    "home.opt.ley_de_juego.blurb": "falta envido and truco at once, as the first move",
-    "home.opt.flor.blurb": "three cards of one suit: sung in the first baza",
-    "sena.button": "Señas",
-    "sena.title": "Make a seña (your partner sees it; a rival may catch it)",
-    "sena.caught": "caught",
-    "sena.seen": "{name}: {sena}",
-    "log.sena": "{name}: seña “{sena}”.",
-    "status.answer_flor": "{name} calls {call}: answer.",
-    "status.flor": "You hold a flor: sing it before you play your first card.",
-    "home.error": "Could not open the table: {e}",
-    "variant.argentino": "Argentino",
-    "variant.espanol": "Español",
-    "variant.valenciano": "Valenciano",
-    "variant.argentino.blurb": "40-card deck, to 30 (or 15) points, with real envido and falta envido.",
-    "variant.espanol.blurb": "40-card deck, to 30 points; with six players, pica-pica.",
-    "variant.valenciano.blurb": "22-card deck, camas of 24, envit and torne, joc fora; up to eight players.",
-    "level.random": "Random (to learn)",
-    "level.heuristic": "Normal",
-    "level.search": "Hard",
-    "level.easy": "Easy",
-    "level.normal": "Normal",
-    "level.hard": "Hard",
-    "level.expert": "Expert",
-    "team.us": "Us",
-    "team.them": "Them",
-    "team.n": "Team {t}",
-    "score.malas": "malas",
-    "score.buenas": "buenas",
-    "score.camas": "Camas",
-    "score.of": "of {n}",
-    "seat.mano": "mano",
-    "seat.bot": "bot",
-    "wait.title": "Waiting room",
-    "wait.missing": "Still to come: {names}.",
-    "wait.copy": "Copy {name}'s link",
-    "wait.start": "Start now (bots in the empty seats)",
-    "wait.host": "The host starts when everyone is here.",
-    "wait.status": "Waiting for everyone to arrive…",
-    "over.rematch": "Rematch",
-    "seat.standin": "bot playing",
-    "talk.button": "Phrases",
-    "talk.log": "Table talk",
-    "seat.held": "{n} cards in hand",
-    "seat.to_bot": "Give to a bot",
-    "standin.you.clock": "Your time ran out: a bot is playing for you.",
-    "standin.you.away": "You were disconnected: a bot is playing for you.",
-    "standin.you.host": "The host gave your seat to a bot.",
-    "standin.back": "I'm back",
-    "standin.on": "A bot is playing for {name}.",
-    "standin.off": "{name} is playing again.",
-    "clock.left": "{n} s",
-    "clock.label": "Time to play",
-    "status.offline": "Offline: you cannot play until the connection is back.",
-    "move.resent": "Your move was sent again on reconnecting.",
-    "move.arrived": "Your move arrived before the connection dropped.",
-    "move.refused": "Your move did not arrive and the table moved on: choose again.",
-    "title.your_turn": "Your turn!",
-    "spectators": "{n} watching",
-    "sound.on": "Sound on (click to mute)",
-    "sound.off": "Sound off (click to turn on)",
-    "sound.label": "Sound",
-    "sound.short_on": "♪ On",
-    "sound.short_off": "♪ Off",
-    "seat.offline": "offline",
-    "seat.folded": "folded",
-    "seat.you": "you",
-    "status.your_turn": "Your turn.",
-    "status.turn_of": "{name} to play.",
-    "status.waiting_for": "Waiting for {name} (not connected).",
-    "status.answer_truco": "{name} called {call}. Your answer?",
-    "status.answer_envido": "{name} called {call}. Your answer?",
-    "status.spectator": "You are watching this table.",
-    "status.over": "The game is over.",
-    "status.connecting": "Connecting…",
-    "status.reconnecting": "Connection lost. Reconnecting…",
-    "status.bad_link": "That link is no seat of this table: you are watching.",
-    "status.no_table": "This table does not exist.",
-    "status.name_prompt": "What is your name?",
-    "status.name_ok": "OK",
-    "stake.title": "At stake",
-    "stake.hand_worth": "The hand is worth {n}.",
-    "stake.truco_accepted": "{call} accepted: the hand is worth {n}.",
-    "stake.truco_pending": "{call} called: accepted, {yes}; refused, {no} to the caller.",
-    "stake.envido_pending": "{chain}: accepted {yes}, refused {no}.",
-    "stake.envido_quiero": "{chain} accepted ({yes}).",
-    "stake.envido_no_quiero": "{chain} refused ({no}).",
-    "stake.falta": "the falta ({n})",
-    "stake.falta2": "the falta ({a} for {ta}, {b} for {tb})",
-    "stake.cama": "the cama",
-    "stake.points": "Points this hand: {a} – {b}.",
-    "log.title": "What happened",
-    "log.hand": "Hand {n}",
-    "log.previous": "Previous hand",
-    "log.plays": "{name} plays {card}.",
-    "log.calls": "{name}: “{call}”",
-    "log.mazo": "{name} goes to the mazo (folds).",
-    "log.says": "{name}: “{n}”.",
-    "log.buenas": "{name}: “Son buenas” (yours is better).",
-    "log.shows": "{name} shows {cards}.",
-    "log.end": "End of the hand: {ta} {a}, {tb} {b}.",
-    "end.title": "End of hand {n}",
-    "end.points": "Points",
-    "end.envido": "Envido",
-    "end.shown": "Cards shown",
-    "end.played": "Cards played",
-    "end.continue": "Continue",
-    "end.reasons": "Why",
-    "end.closes": "Closes in {n} s",
-    "pica.label": "Pica-pica: {a} against {b}",
-    "pica.duels": "This hand's duels: {list}",
-    "over.camas": "Camas: {ta} {a} – {b} {tb}",
-    "call.mazo": "To the mazo",
-    "over.title": "Game over!",
-    "over.won": "{team} won.",
-    "over.won_us": "You won!",
-    "over.won_them": "They won.",
-    "over.new": "New table",
-    "dl.title": "Downloads",
-    "dl.hand": "Hand {n}",
-    "dl.game": "Whole game (.truco)",
-    "dl.note": "A hand can be downloaded once all its cards were seen; all of them when the game ends.",
-    "dl.none": "Nothing yet.",
-    "invite.title": "Invite",
-    "invite.seat": "{name} (seat {n})",
-    "invite.watch": "To watch",
-    "invite.copy": "Copy",
-    "invite.copied": "Copied",
-    "invite.note": "Each link is a seat: send it only to the person who will play there.",
-    "invite.connected": "is at the table",
-    "rules.title": "Rules of truco {v}",
-    "rules.back": "Back",
-    "kbd.hint": "Keyboard: 1–3 play your cards; letters are shown on the buttons.",
-    "error.illegal": "Not allowed now: {m}",
-    "error.not_your_turn": "It is not your turn.",
-    "error.stale": "The table moved on; look again.",
-    "error.other": "Error: {m}",
-    "suit.e": "swords (espadas)",
-    "suit.b": "clubs (bastos)",
-    "suit.o": "coins (oros)",
-    "suit.c": "cups (copas)",
-    "rank.1": "ace",
-    "rank.10": "sota (jack)",
-    "rank.11": "caballo (knight)",
-    "rank.12": "rey (king)",
-    "card.of": "{rank} of {suit}",
-    "replay.title": "Replay",
-    "replay.download": "Download the game (.truco)",
-    "replay.target": "to {n} points",
-    "replay.and": " and ",
-    "replay.hand": "Hand {n} of {of}",
-    "replay.deal": "Deal",
-    "replay.step": "move {n} of {of}",
-    "replay.first": "First move of the hand (Home)",
-    "replay.prev": "Previous move (←)",
-    "replay.next": "Next move (→)",
-    "replay.last": "End of the hand (End)",
-    "replay.prev_hand": "Previous hand (↑)",
-    "replay.next_hand": "Next hand (↓)",
-    "replay.kbd": "Keyboard: ← → one move; ↑ ↓ one hand; Home and End of the hand.",
-    "replay.account": "The hand's account",
-    "replay.cards": "The hand's cards",
-    "replay.hand_points": "This hand: {ta} +{a} · {tb} +{b}",
-    "replay.sena": "seña",
-    "replay.missing": "There is no such game.",
-    "replay.not_over": "This game is still being played: it can be replayed once it is over.",
-    "replay.to_table": "Go to the table",
-    "replay.error": "The game could not be loaded: {e}",
-    "review.open": "Review",
-    "review.title": "Review",
-    "review.seat": "Player",
-    "review.close": "Close the review",
-    "review.computing": "expert is reviewing {name}'s decisions… (a few seconds)",
-    "review.busy": "Too many new reviews from your connection: try again later.",
-    "review.error": "The review failed: {e}",
-    "review.summary": "Accuracy: {acc}%",
-    "review.decisions": "{n} decisions",
-    "review.no_choices": "{name} had no decision with a choice.",
-    "review.counts": "Blunders: {b} · mistakes: {m} · inaccuracies: {i}",
-    "review.clean": "No decision marked: expert finds no error.",
-    "review.all": "Show all",
-    "review.how": "How expert judges",
-    "review.mark.blunder": "Blunder",
-    "review.mark.mistake": "Mistake",
-    "review.mark.inaccuracy": "Inaccuracy",
-    "review.mark.none": "Good",
-    "review.where": "Hand {h} · move {n}",
-    "review.played": "Played {a}",
-    "review.suggests": "expert: {a}",
-    "review.agrees": "expert agrees",
-    "review.loss": "−{n}%",
-    "review.loss_title": "The chance of winning the match fell {n} points",
-    "review.here": "{name} played {played}; expert suggests {best}",
-    "review.here_same": "{name} played {played}, as expert would",
-    "review.chances": "The chance of winning the match with each option",
-    "review.about": "expert judges each decision from what that player could see then, never from hidden cards. The loss is how much the chance of winning the match fell, in points: from 5 it is an inaccuracy, from 10 a mistake, from 15 a blunder.",
-  },
-};
-
-// The calls keep their own words in both languages; valenciano has its own.
-const CALLS = {
-  default: {
-    truco: "Truco",
-    retruco: "Retruco",
-    "vale-cuatro": "Vale cuatro",
-    "joc-fora": "Joc fora",
-    envido: "Envido",
-    "real-envido": "Real envido",
-    "falta-envido": "Falta envido",
-    quiero: "Quiero",
-    "no-quiero": "No quiero",
-    mazo: "Me voy al mazo",
-    "a-ley-de-juego": "A ley de juego",
-    flor: "Flor",
-    contraflor: "Contraflor",
-    "contraflor-al-resto": "Contraflor al resto",
-    "con-flor-me-achico": "Con flor me achico",
-  },
-  valenciano: {
-    truco: "Truc",
-    retruco: "Retruc",
-    "vale-cuatro": "Quatre val",
-    "joc-fora": "Joc fora",
-    envido: "Envit",
-    torne: "Torne",
-    "falta-envido": "Falta",
-    quiero: "Vull",
-    "no-quiero": "No vull",
-    mazo: "Me voy al mazo",
-  },
-};
-
-const CALL_HINTS = {
-  en: {
-    truco: "raise the hand to 2 points",
-    retruco: "raise to 3",
-    "vale-cuatro": "raise to 4",
-    "joc-fora": "play for the whole cama",
-    envido: "bet 2 on the envido",
-    torne: "raise the envit by 2",
-    "real-envido": "bet 3 on the envido",
-    "falta-envido": "bet what the leader still needs",
-    quiero: "accept",
-    "no-quiero": "refuse",
-    mazo: "fold this hand",
-    "a-ley-de-juego": "falta envido and truco at once",
-    flor: "three cards of one suit: 3 points if no rival holds one",
-    contraflor: "compare the flores: the best wins 6",
-    "contraflor-al-resto": "compare the flores for the falta",
-    "con-flor-me-achico": "give in: their flor scores 4",
-  },
-  es: {
-    truco: "la mano pasa a valer 2",
-    retruco: "sube a 3",
-    "vale-cuatro": "sube a 4",
-    "joc-fora": "se juega la cama",
-    envido: "apuesta 2 al envido",
-    torne: "sube el envit 2 más",
-    "real-envido": "apuesta 3 al envido",
-    "falta-envido": "lo que le falta al que va ganando",
-    quiero: "aceptar",
-    "no-quiero": "rechazar",
-    mazo: "dejar esta mano",
-    "a-ley-de-juego": "falta envido y truco a la vez",
-    flor: "tres cartas del mismo palo: 3 si ningún rival tiene flor",
-    contraflor: "se comparan las flores: la mejor gana 6",
-    "contraflor-al-resto": "se comparan las flores por la falta",
-    "con-flor-me-achico": "te achicas: su flor vale 4",
-  },
-};
-
+export const LANGS = ["es", "en", "va"];
+const STORE = "truco:lang";
+const loaded = {};
 let current = null;
+let variant = null;
 
-export function lang() {
-  if (current) return current;
-  let stored = null;
+function stored() {
   try {
-    stored = localStorage.getItem("truco:lang");
+    const value = localStorage.getItem(STORE);
+    return LANGS.includes(value) ? value : null;
   } catch (e) {
-    stored = null;
+    return null; // private mode: no stored choice
   }
-  current = stored === "en" ? "en" : "es";
+}
+
+async function load(code) {
+  if (!loaded[code]) {
+    loaded[code] = fetch(`/api/words/${code}`)
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`words ${code}: ${r.status}`))))
+      .catch((e) => {
+        delete loaded[code];
+        throw e;
+      });
+  }
+  return loaded[code];
+}
+
+let words = null;
+
+async function use(code) {
+  try {
+    words = await load(code);
+    current = code;
+  } catch (e) {
+    // Offline or refused: the words already here stay; none at all shows the keys.
+    if (!words) {
+      words = { lang: code, html: code, strings: {}, hints: {}, calls: {}, senas: {} };
+      current = code;
+    }
+  }
+  document.documentElement.lang = words.html;
+}
+
+// The language: the person's stored choice, else Spanish (a valenciano table: see atTable).
+export function lang() {
   return current;
 }
 
-export function setLang(value) {
-  current = value === "en" ? "en" : "es";
+// The language's tag for Intl and <html lang>: "es", "en", "ca-ES-valencia".
+export function locale() {
+  return words.html;
+}
+
+// The language of the texts written in Spanish and English only (the rules page's prose):
+// Spanish for a reader of Valencià.
+export function prose() {
+  return current === "en" ? "en" : "es";
+}
+
+// The person's choice, stored: it wins over every default.
+export async function setLang(value) {
+  const code = LANGS.includes(value) ? value : "es";
+  await use(code);
   try {
-    localStorage.setItem("truco:lang", current);
+    localStorage.setItem(STORE, code);
   } catch (e) {
     /* private mode: the choice lasts this page */
   }
-  document.documentElement.lang = current;
+  document.dispatchEvent(new Event("truco:lang"));
 }
 
+// The language button: es → en → va → es; its label (lang.other) names the next one.
 export function toggleLang() {
-  setLang(lang() === "es" ? "en" : "es");
+  return setLang(LANGS[(LANGS.indexOf(lang()) + 1) % LANGS.length]);
+}
+
+// The variant whose call words fill {envido}, {truco}, {falta}, {quiero}, {no_quiero}.
+export function useVariant(name) {
+  variant = name;
+}
+
+// At a table of `name`'s variant: its call words in every message, and at a valenciano table
+// the words in valencià unless the person chose a language. True when the language changed.
+export async function atTable(name) {
+  useVariant(name);
+  if (name !== "valenciano" || stored() || current === "va") return false;
+  const before = current;
+  await use("va");
+  return current !== before;
+}
+
+const CALL_WORDS = { envido: "envido", truco: "truco", falta: "falta-envido", quiero: "quiero", no_quiero: "no-quiero" };
+
+function fill(text, vars, named) {
+  for (const [k, v] of Object.entries(vars)) text = text.split(`{${k}}`).join(String(v));
+  return text.replace(/\{(\w+)\}/g, (whole, name) => {
+    const token = CALL_WORDS[name.toLowerCase()];
+    if (!token) return whole;
+    const word = callWord(named, token);
+    return name[0] === name[0].toUpperCase() ? word : word.toLowerCase();
+  });
+}
+
+export function has(key) {
+  return key in words.strings;
 }
 
 export function t(key, vars = {}) {
-  const table = STRINGS[lang()];
-  let text = key in table ? table[key] : STRINGS.es[key] ?? key;
-  for (const [k, v] of Object.entries(vars)) text = text.split(`{${k}}`).join(String(v));
-  return text;
+  return key in words.strings ? fill(words.strings[key], vars, variant) : key;
+}
+
+function cap(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
 // The word for a call token, in the variant's own words. `envidoCount` names the second
 // envido of a valenciano chain "torne".
-export function callWord(variant, token, envidoCount = 0) {
-  const words = CALLS[variant] || CALLS.default;
+export function callWord(named, token, envidoCount = 0) {
   if (token === "mazo") return t("call.mazo");
-  if (variant === "valenciano" && token === "envido" && envidoCount >= 1) return words.torne;
-  return words[token] || CALLS.default[token] || token;
+  const calls = { ...(words.calls.default || {}), ...(words.calls[named] || {}) };
+  if (token === "envido" && envidoCount >= 1 && calls.torne) return cap(calls.torne);
+  return calls[token] ? cap(calls[token]) : token;
 }
 
-export function callHint(variant, token, envidoCount = 0) {
-  const key = variant === "valenciano" && token === "envido" && envidoCount >= 1 ? "torne" : token;
-  return CALL_HINTS[lang()][key] || "";
+export function callHint(named, token, envidoCount = 0) {
+  const torne = token === "envido" && envidoCount >= 1 && words.calls[named]?.torne;
+  const hint = words.hints[torne ? "torne" : token];
+  return hint ? fill(hint, {}, named) : "";
 }
 
-// The señas of docs/rules.md §11.1 (seed 000 §15): a face, and in each language the gesture as a
-// control says it, the gesture as a seat makes it, and what it means.
-const SENAS = {
-  "sena-1e": ["😲", ["levanta las cejas", "levanta las cejas", "as de espadas"],
-    ["raise the eyebrows", "raises the eyebrows", "ace of swords"]],
-  "sena-1b": ["😉", ["guiña un ojo", "guiña un ojo", "as de bastos"], ["wink", "winks", "ace of clubs"]],
-  "sena-7e": ["😏", ["tuerce los labios a la derecha", "tuerce los labios a la derecha", "siete de espadas"],
-    ["lips to the right", "twists the lips right", "seven of swords"]],
-  "sena-7o": ["😒", ["tuerce los labios a la izquierda", "tuerce los labios a la izquierda", "siete de oros"],
-    ["lips to the left", "twists the lips left", "seven of coins"]],
-  "sena-3": ["😣", ["muérdete el labio", "se muerde el labio", "un tres"],
-    ["bite the lower lip", "bites the lower lip", "a three"]],
-  "sena-2": ["😗", ["haz un beso", "hace un beso", "un dos"], ["pout", "pouts", "a two"]],
-  "sena-falso": ["😮", ["abre un poco la boca", "abre un poco la boca", "un as falso (oros o copas)"],
-    ["open the mouth a little", "opens the mouth a little", "a false ace (coins or cups)"]],
-  "sena-malas": ["😑", ["cierra los ojos", "cierra los ojos", "malas cartas"],
-    ["close the eyes", "closes the eyes", "bad cards"]],
-  "sena-envido": ["😌", ["inclina la cabeza", "inclina la cabeza", "buen envido"],
-    ["tilt the head", "tilts the head", "good envido"]],
+// The faces of the señas of docs/rules.md §11.1; their words are the catalog's.
+const FACES = {
+  "sena-1e": "😲",
+  "sena-1b": "😉",
+  "sena-7e": "😏",
+  "sena-7o": "😒",
+  "sena-3": "😣",
+  "sena-2": "😗",
+  "sena-falso": "😮",
+  "sena-malas": "😑",
+  "sena-envido": "😌",
 };
-export const SENA_TOKENS = Object.keys(SENAS);
-export const isSena = (token) => token in SENAS;
+export const SENA_TOKENS = Object.keys(FACES);
+export const isSena = (token) => token in FACES;
 
 // "guiña un ojo: as de bastos" (a control); `made`: as a seat makes it.
 export function senaWords(token, made = false) {
-  const words = SENAS[token][lang() === "en" ? 2 : 1];
-  return `${made ? words[1] : words[0]}: ${words[2]}`;
+  const [control, asMade, meaning] = words.senas[token] || [token, token, ""];
+  return `${made ? asMade : control}: ${meaning}`;
 }
 
 export function senaFace(token) {
-  return SENAS[token][0];
+  return FACES[token];
 }
 
-// "7o" -> "siete de oros" / "7 of coins (oros)".
+// "7o" -> "7 de oros" / "7 of coins" / "7 d'oros".
 export function cardName(card) {
   const rank = card.slice(0, -1);
   const suit = card.slice(-1);
-  const rankWord = t(`rank.${rank}`) === `rank.${rank}` ? rank : t(`rank.${rank}`);
+  const rankWord = has(`rank.${rank}`) ? t(`rank.${rank}`) : rank;
   return t("card.of", { rank: rankWord, suit: t(`suit.${suit}`) });
 }
 
 // Fill every element with data-i18n="key" (and data-i18n-title) with its text.
 export function applyStatic(root = document) {
-  document.documentElement.lang = lang();
+  document.documentElement.lang = words.html;
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
 }
+
+await use(stored() || "es");

@@ -71,8 +71,8 @@ async function render() {
   await load();
 }
 
-document.getElementById("lang-btn").addEventListener("click", () => {
-  toggleLang();
+document.getElementById("lang-btn").addEventListener("click", async () => {
+  await toggleLang();
   render();
 });
 render();

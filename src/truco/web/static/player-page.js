@@ -120,8 +120,8 @@ async function render() {
   );
 }
 
-document.getElementById("lang-btn").addEventListener("click", () => {
-  toggleLang();
+document.getElementById("lang-btn").addEventListener("click", async () => {
+  await toggleLang();
   render();
 });
 render();

@@ -2,7 +2,7 @@
 // sends the seat's view (GET /api/puzzles/next) and judges the answer (POST /api/puzzles/<id>):
 // this page decides no rule, it draws the position it was sent and the choices it was given.
 import { cardEl } from "/static/cards.js";
-import { applyStatic, callHint, callWord, cardName, isSena, lang, senaFace, senaWords, t, toggleLang } from "/static/i18n.js";
+import { applyStatic, callHint, callWord, cardName, isSena, lang, senaFace, senaWords, t, toggleLang, useVariant } from "/static/i18n.js";
 import { jsonHeaders, me, mountAccount } from "/static/session.js";
 
 const $ = (id) => document.getElementById(id);
@@ -177,7 +177,7 @@ function told() {
 
 function number(value) {
   const text = value.toFixed(1);
-  return lang() === "es" ? text.replace(".", ",") : text;
+  return lang() === "en" ? text : text.replace(".", ",");
 }
 
 function signed(value) {
@@ -315,6 +315,7 @@ function renderFelt() {
 }
 
 function renderAsk() {
+  useVariant(puzzle.variant);
   $("puzzle-question").textContent = asked() ? t("puzzle.q_answer") : t("puzzle.q_play");
   const words = told();
   let stake = words && words.stake;
@@ -452,8 +453,8 @@ function main() {
   applyStatic();
   mountAccount();
   me();
-  $("lang-btn").addEventListener("click", () => {
-    toggleLang();
+  $("lang-btn").addEventListener("click", async () => {
+    await toggleLang();
     applyStatic();
     mountAccount();
     if (puzzle) again();

@@ -206,7 +206,7 @@ async function main() {
   $("queue-form").addEventListener("submit", join);
   $("queue-variant").addEventListener("change", renderForm);
   $("queue-cancel").addEventListener("click", cancel);
-  $("lang-btn").addEventListener("click", () => {
+  document.addEventListener("truco:lang", () => {
     renderForm();
     if (ticket || seated) renderWaiting();
   });

@@ -1,7 +1,7 @@
 // The rules of a preset in plain words (docs/rules.md), written from the preset's own options,
 // with the truco order of its deck drawn.
 import { cardEl } from "/static/cards.js";
-import { applyStatic, callWord, lang, t, toggleLang } from "/static/i18n.js";
+import { applyStatic, callWord, prose, t, toggleLang } from "/static/i18n.js";
 
 const variant = location.pathname.split("/")[2];
 let info = null;
@@ -164,13 +164,13 @@ const NAMED = {
 };
 
 function rowLabel(cards) {
-  const named = NAMED[lang()][cards.join(" ")];
+  const named = NAMED[prose()][cards.join(" ")];
   if (named) return named;
   const rank = cards[0].slice(0, -1);
-  const figures = lang() === "es"
+  const figures = prose() === "es"
     ? { 10: "las sotas", 11: "los caballos", 12: "los reyes" }
     : { 10: "the sotas (jacks)", 11: "the caballos (knights)", 12: "the reyes (kings)" };
-  return figures[rank] || (lang() === "es" ? `los ${rank}` : `the ${rank}s`);
+  return figures[rank] || (prose() === "es" ? `los ${rank}` : `the ${rank}s`);
 }
 
 function orderBlock(v) {
@@ -196,7 +196,7 @@ function render() {
     return;
   }
   if (!v.players.includes(players)) players = v.players[0];
-  const es = lang() === "es";
+  const es = prose() === "es";
   const s = texts(v, es);
   document.title = t("rules.title", { v: t(`variant.${variant}`) });
   const head = el("section");
@@ -246,8 +246,8 @@ function render() {
 }
 
 async function main() {
-  document.getElementById("lang-btn").addEventListener("click", () => {
-    toggleLang();
+  document.getElementById("lang-btn").addEventListener("click", async () => {
+    await toggleLang();
     render();
   });
   applyStatic();
