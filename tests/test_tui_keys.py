@@ -101,12 +101,17 @@ async def test_ctrl_q_asks_before_quitting_and_saves(tmp_path: Path) -> None:
 
 
 @pytest.mark.asyncio
-async def test_ctrl_q_twice_quits(tmp_path: Path) -> None:
+async def test_ctrl_q_asks_over_the_help_too_and_twice_quits(tmp_path: Path) -> None:
     app = game(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
+        await pilot.press("question_mark", "ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen) and app.is_running
+        await pilot.press("n")
+        assert isinstance(app.screen, HelpScreen) and app.is_running
         await pilot.press("ctrl+q", "ctrl+q")
         await pilot.pause()
+        assert not app.is_running
     assert app.return_value is None  # nothing was played: nothing to save
 
 

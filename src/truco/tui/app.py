@@ -405,7 +405,8 @@ class PlayScreen(TableScreen):
         obs, t = self.obs, self.texts
         path = self.save()
         winner = obs.winner if obs.winner is not None else 0
-        body = [*bazas_text(last, self.teller), Text("")]
+        bazas = bazas_text(last, self.teller)
+        body = [*bazas, Text("")] if bazas else []
         body += [Text(line) for line in last.lines]
         result = [Text(t("summary_title", n=last.number), style="bold")]
         if winner == self.seat % 2:
@@ -466,7 +467,7 @@ class PlayApp(App[Path | None]):
         if isinstance(self.screen, ConfirmScreen) and self.screen.question == self.quit_question:
             self.exit(self.game.save())
             return
-        if self.game.match.over or not isinstance(self.screen, PlayScreen | HandOverScreen):
+        if self.game.match.over:  # nothing left to lose (the end screen, the review)
             self.exit(self.game.save())
             return
 

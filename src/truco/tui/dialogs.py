@@ -138,7 +138,9 @@ class HandOverScreen(Dialog):
     def __init__(self, summary: HandSummary, teller: Teller) -> None:
         t = teller.texts
         lines = [Text(line) for line in summary.lines]
-        body = [*bazas_text(summary, teller), Text(""), *lines[:-1]]
+        bazas = bazas_text(summary, teller)
+        body = [*bazas, Text("")] if bazas else []
+        body += lines[:-1]
         foot = [Text(summary.lines[-1], style="bold"), Text(t("continue"), style="dim")]
         title = Text(t("summary_title", n=summary.number), style="bold")
         super().__init__(title, body, foot, more=t("more"))

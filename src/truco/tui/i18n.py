@@ -262,7 +262,7 @@ TEXTS: Final[dict[str, dict[str, str]]] = {
         "malas": "males",
         "buenas": "bones",
         "to_target": "a {target} · bones des de {buenas}",
-        "camas_line": "Cames: {a} a {b} (en guanyen {need})",
+        "camas_line": "Cames: {a} a {b} (guanyen {need})",
         "log": "Registre",
         "hand_header": "Mà {n} · és mà: {name}",
         "son_buenas": "són bones",

@@ -526,7 +526,7 @@ SenaMenu { align: center bottom; }
 #dialog-body { height: auto; margin: 1 0 0 0; scrollbar-size-vertical: 1; }
 #summary { height: auto; }
 #dialog-foot { height: auto; margin-top: 1; }
-#dialog.confirm { width: 64; border: thick $warning; }
+#dialog.confirm { width: 76; border: thick $warning; }
 #question { margin-bottom: 1; }
 #review-panel { height: auto; padding: 0 1; }
 #too-small { display: none; width: 100%; height: 100%; content-align: center middle;
