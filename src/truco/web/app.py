@@ -40,7 +40,15 @@ from truco.cards import NAMES, STRENGTH
 from truco.errors import TrucoError
 from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
-from truco.web import account_routes, daily_routes, deals, lobby, puzzle_routes, queue_routes
+from truco.web import (
+    account_routes,
+    daily_routes,
+    deals,
+    lobby,
+    puzzle_routes,
+    queue_routes,
+    words_routes,
+)
 from truco.web.auth import Auth
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
@@ -91,6 +99,8 @@ class TableSpec(BaseModel):
     #: Whether the game may count for the ratings (it does when every seat is rated too:
     #: people signed in, bots at a rated level); false: a friendly game (issue 50).
     rated: bool = True
+    #: The creator's own seat (a person's): the table's host. Default: the first person's.
+    host: int | None = Field(default=None, ge=0, le=7, strict=True)
 
 
 def card_order(deck: tuple[int, ...]) -> list[list[str]]:
@@ -99,8 +109,6 @@ def card_order(deck: tuple[int, ...]) -> list[list[str]]:
     for c in sorted(deck, key=lambda c: (-STRENGTH[c], c)):
         classes.setdefault(STRENGTH[c], []).append(NAMES[c])
     return [classes[k] for k in sorted(classes, reverse=True)]
-    #: The creator's own seat (a person's): the table's host. Default: the first person's.
-    host: int | None = Field(default=None, ge=0, le=7, strict=True)
 
 
 def variants_info() -> dict[str, Any]:
@@ -356,6 +364,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 public=spec.public,
                 account=who,
                 rated=spec.rated,
+                host=spec.host,
             )
         except (TrucoError, ProtocolError) as e:
             return refused(422, str(e))
@@ -364,7 +373,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except Exception as e:
             failed(e, "a table could not be created")
             return refused(503, "the database is unavailable; try again soon")
-                host=spec.host,
         base = base_url(settings, request)
         return JSONResponse(
             {
@@ -559,5 +567,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(queue_routes.router())
     app.include_router(daily_routes.router())
     app.include_router(puzzle_routes.router())
+    app.include_router(words_routes.router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -3,7 +3,8 @@
 import { cardEl } from "/static/cards.js";
 import { onDeal } from "/static/deal.js";
 import {
-  SENA_TOKENS, applyStatic, callHint, callWord, cardName, isSena, lang, senaFace, senaWords, t, toggleLang,
+  SENA_TOKENS, applyStatic, atTable, callHint, callWord, cardName, has, isSena, lang, senaFace, senaWords, t,
+  toggleLang,
 } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -116,6 +117,12 @@ function connect() {
 function onMessage(msg) {
   if (msg.type === "welcome") {
     rules = msg.rules;
+    // A valenciano table speaks valencià unless the person chose a language.
+    atTable(rules.variant).then((changed) => {
+      if (!changed) return;
+      renderChrome();
+      if (view) render();
+    });
     you = msg.seat;
     online = true;
     phrases = msg.phrases || {};
@@ -174,8 +181,8 @@ function onError(msg) {
     ws.close();
   } else if (msg.code === "illegal") {
     toast(t("error.illegal", { m: msg.message }));
-  } else if (["not_your_turn", "stale", "not_started"].includes(msg.code)) {
-    toast(t(`error.${msg.code}`));
+  } else if (has(`error.${msg.code}`)) {
+    toast(t(`error.${msg.code}`, { m: msg.message })); // every code the server sends has words
   } else {
     toast(t("error.other", { m: msg.message }));
   }
@@ -1191,8 +1198,8 @@ function onKey(event) {
 
 function main() {
   applyStatic();
-  $("lang-btn").addEventListener("click", () => {
-    toggleLang();
+  $("lang-btn").addEventListener("click", async () => {
+    await toggleLang();
     renderChrome();
     if (view) render();
   });
