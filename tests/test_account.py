@@ -342,3 +342,9 @@ def test_account_of_an_observation_never_names_a_hidden_card(
             for card in hidden:
                 assert not _word(words.card(card)).search(text), (words.card(card), text)
                 assert not _word(NAMES[card]).search(text), (NAMES[card], text)
+
+
+def test_replay_explain_speaks_valencia(capsys: pytest.CaptureFixture[str]) -> None:
+    path = RECORDS / f"{GOLDEN_RECORDS[0]}.truco"
+    assert main(["replay", str(path), "--explain", "--lang", "va"]) == 0
+    assert capsys.readouterr().out == explained(GOLDEN_RECORDS[0], "va")

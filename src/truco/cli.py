@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from truco.account_text import LANGS
 from truco.errors import TrucoError
 from truco.variants import PRESETS, Rules, find_variant
 
@@ -270,7 +271,10 @@ def build_parser() -> argparse.ArgumentParser:
     how.add_argument("--json", action="store_true", help="the JSON result with each hand's reasons")
     how.add_argument("--explain", action="store_true", help="the hands told in words")
     p.add_argument(
-        "--lang", default="es", choices=["es", "en"], help="language of the words (default es)"
+        "--lang",
+        default="es",
+        choices=LANGS,
+        help="language of the words: es (default), en or va (valencià)",
     )
     p.set_defaults(func=_replay)
 
