@@ -85,16 +85,16 @@ def test_valencia_tells_a_hand_in_valencian() -> None:
 
 def test_an_unanswered_flor_names_whose_flor_it_was() -> None:
     m = played("argentino", ["1e 7e 12e", "3b 4o 5c"], ["p0 flor"], flor=True)
-    assert told(m, "es", "argentino")[-3] == "    · Flor de Ana → Ana +3"
-    assert "    · Flor by Ana → Ana +3" in told(m, "en", "argentino")
-    assert "    · Flor de Ana → Ana +3" in told(m, "va", "argentino")
+    assert told(m, "es", "argentino")[-3] == "    · Flor: Ana → Ana +3"
+    assert "    · Flor: Ana → Ana +3" in told(m, "en", "argentino")
+    assert "    · Flor: Ana → Ana +3" in told(m, "va", "argentino")
 
 
 def test_two_unanswered_flores_of_one_team_name_both() -> None:
     cards = ["1e 7e 12e", "3b 4o 5c", "1o 7o 12o", "4b 5b 6c"]
     m = played("argentino", cards, ["p0 flor", "p0 1e", "p1 3b", "p2 flor"], flor=True)
     text = told(m, "es", "argentino")
-    assert "    · Flor de Ana y Pedro → Ana y Pedro +6" in text, text
+    assert "    · Flor: Ana y Pedro → Ana y Pedro +6" in text, text
 
 
 def test_an_envido_won_by_a_partner_who_never_spoke_says_so() -> None:

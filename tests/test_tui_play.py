@@ -264,5 +264,5 @@ async def test_a_flor_is_sung_and_scored_with_its_reason(tmp_path: Path) -> None
         await play_hand(pilot, app)
         assert isinstance(app.screen, HandOverScreen)
         summary = plain(app.screen.query_one("#summary"))
-        assert "Flor de Tú → Nosotros +3" in summary  # nobody else held a flor: 3 (rules 11.3)
+        assert "Flor: Tú → Nosotros +3" in summary  # nobody else held a flor: 3 (rules 11.3)
         assert "Tú: ¡Flor!" in log_text(app)

@@ -79,18 +79,20 @@ def test_play_a_whole_hand_by_clicking(page: Page, server: LiveServer) -> None:
     assert page.locator(".my-cards .card-btn").count() == 3
     clicks = 0
     for _ in range(200):
-        if page.locator("#overlay:not(.hidden)").count():
+        if page.locator("#summary:not(.hidden), #overlay:not(.hidden)").count():
             break
         if my_move(page):
             clicks += 1
         page.wait_for_timeout(100)
-    overlay = page.locator("#overlay .overlay-panel")
+    # the end of the hand: its summary beside the next hand (the game's end: the overlay)
+    overlay = page.locator("#summary:not(.hidden), #overlay:not(.hidden) .overlay-panel").first
     overlay.wait_for()
     assert clicks >= 1
     title = overlay.locator("h2").inner_text()
     assert "Fin de la mano 1" in title or "Partida" in title
     assert sum(score(page)) > 0
-    page.locator("#overlay button.continue").click()
+    overlay.locator("button.continue").click()
+    assert page.locator("#summary.hidden").count() == 1
     assert page.locator("#overlay.hidden").count() == 1
     assert page.locator("#log li").count() >= 0
     assert page.locator("#log .previous, #log li").count() >= 1
@@ -115,14 +117,14 @@ def test_reload_in_the_middle_of_a_hand(page: Page, server: LiveServer) -> None:
     for _ in range(100):
         if (
             page.locator(".my-cards .card-btn").count() <= 1
-            or page.locator("#overlay:not(.hidden)").count()
+            or page.locator("#summary:not(.hidden), #overlay:not(.hidden)").count()
         ):
             break
         my_move(page)
         page.wait_for_timeout(100)
     assert (
         page.locator(".my-cards .card-btn").count() <= 1
-        or page.locator("#overlay:not(.hidden)").count()
+        or page.locator("#summary:not(.hidden), #overlay:not(.hidden)").count()
     )
 
 
@@ -148,7 +150,7 @@ def test_the_end_of_a_hand_gives_every_point_with_its_reason(
     stake = page.locator("#stake").inner_text()
     assert "Tu envido:" in stake  # the seat's own envido value, from the core
     page.click("button.act-mazo")  # argentino: the mazo in the first baza has a penalty
-    overlay = page.locator("#overlay .overlay-panel")
+    overlay = page.locator("#summary:not(.hidden)")
     overlay.wait_for()
     reasons = overlay.locator("li.reason").all_inner_texts()
     assert reasons == [
@@ -157,7 +159,7 @@ def test_the_end_of_a_hand_gives_every_point_with_its_reason(
         "Total: Nosotros +0 · Ellos +2 → 0 a 2",
     ]
     assert "Ellos +2" in overlay.inner_text()
-    page.locator("#overlay button.continue").click()
+    page.locator("#summary button.continue").click()
     page.locator("#log details.previous summary").click()
     page.wait_for_selector("#log details.previous[open]")
     # The same reasons in English, in the previous hand's log: switching the language
@@ -207,8 +209,8 @@ def test_a_2v2_with_señas_the_human_sees_the_bot_partners_seña(
     for _ in range(600):
         if partner.count() and made:
             break
-        if page.locator("#overlay:not(.hidden)").count():
-            page.locator("#overlay button.continue").first.click()
+        if page.locator("#summary:not(.hidden)").count():
+            page.locator("#summary button.continue").first.click()
         elif not made and page.locator("button.act-senas:not([disabled])").count():
             page.keyboard.press("g")  # the señas open beside the calls
             wink = page.locator(".sena-btn", has_text="guiña un ojo: as de bastos")
@@ -250,14 +252,14 @@ def test_a_flor_table_where_flor_is_sung(
     page.keyboard.press("o")
     page.locator("#log li", has_text="Ana: ¡Flor!").first.wait_for()
     for _ in range(300):
-        if page.locator("#overlay:not(.hidden)").count():
+        if page.locator("#summary:not(.hidden)").count():
             break
         my_move(page)
         page.wait_for_timeout(60)
-    overlay = page.locator("#overlay .overlay-panel")
+    overlay = page.locator("#summary:not(.hidden)")
     overlay.wait_for()
     reasons = overlay.locator("li.reason").all_inner_texts()
-    assert "Flor de Ana → Nosotros +3" in reasons
+    assert "Flor: Ana → Nosotros +3" in reasons
 
 
 def test_a_caught_opponent_seña_is_marked_caught(page: Page, server: LiveServer) -> None:
@@ -269,8 +271,8 @@ def test_a_caught_opponent_seña_is_marked_caught(page: Page, server: LiveServer
     for _ in range(600):
         if caught.count():
             break
-        if page.locator("#overlay:not(.hidden)").count():
-            page.locator("#overlay button.continue").first.click()
+        if page.locator("#summary:not(.hidden)").count():
+            page.locator("#summary button.continue").first.click()
         else:
             my_move(page)
         page.wait_for_timeout(60)
