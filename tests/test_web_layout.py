@@ -77,7 +77,7 @@ def play_one_hand(page: Page, w: int, h: int) -> int:
     returns how many times the person had something to do."""
     turns = 0
     for step in range(400):
-        if page.locator("#overlay:not(.hidden)").count():
+        if page.locator("#summary:not(.hidden), #overlay:not(.hidden)").count():
             break
         mine = page.locator("[data-testid='actions'] button:not([disabled])")
         if mine.count():

@@ -83,7 +83,7 @@ def wait_until(test: Callable[[], bool], seconds: float = 10.0) -> None:
 
 
 def over(page: Page) -> bool:
-    return page.locator("#overlay:not(.hidden):not(.nonmodal)").count() > 0
+    return page.locator("#overlay:not(.hidden)").count() > 0
 
 
 def test_a_whole_match_where_a_player_closes_the_page(browser: Browser, server: LiveServer) -> None:
@@ -128,12 +128,12 @@ def test_a_whole_match_where_a_player_closes_the_page(browser: Browser, server: 
         for _ in range(600):  # the match to its end, both people playing
             if over(ana):
                 break
-            if beto.locator("#overlay.nonmodal:not(.hidden)").count():
+            if beto.locator("#summary:not(.hidden)").count():
                 beto.keyboard.press("Escape")
             my_move(ana) or my_move(beto)
             ana.wait_for_timeout(40)
-        ana.locator("#overlay:not(.hidden):not(.nonmodal)").wait_for()
-        beto.locator("#overlay:not(.hidden):not(.nonmodal)").wait_for()
+        ana.locator("#overlay:not(.hidden)").wait_for()
+        beto.locator("#overlay:not(.hidden)").wait_for()
         assert not live.clock.plays(1) and len(live.actions) > back
         assert live.match.over
     finally:
@@ -151,9 +151,9 @@ def test_the_end_of_a_hand_covers_nothing_and_takes_no_keys(
         page.goto(table["seats"][0]["link"])
         page.wait_for_selector("button.act-mazo:not([disabled])")
         page.click("button.act-mazo")  # the hand ends at once
-        summary = page.locator("#overlay.nonmodal:not(.hidden) .overlay-panel")
+        summary = page.locator("#summary:not(.hidden)")
         summary.wait_for()
-        assert page.locator("#overlay").get_attribute("aria-modal") == "false"
+        assert page.locator("#overlay.hidden").count() == 1  # not the modal overlay
         # hand 2 is live: answer the bot's calls by key ("q") until I may play a card
         card = page.locator("[data-testid='hand'] .card-btn:not([disabled])")
         quiero = page.locator("button.act-quiero:not([disabled])")
@@ -180,7 +180,7 @@ def test_the_end_of_a_hand_covers_nothing_and_takes_no_keys(
         page.keyboard.press("1")  # a key plays the next hand's card, the summary open or not
         wait_until(lambda: page.locator("[data-testid='hand'] .card-btn").count() < cards)
         page.keyboard.press("Escape")
-        page.locator("#overlay.hidden").wait_for(state="attached")
+        page.locator("#summary.hidden").wait_for(state="attached")
     finally:
         context.close()
 
@@ -268,8 +268,8 @@ def test_lobby_join_waiting_room_and_rematch(browser: Browser, server: LiveServe
             if over(host) and over(guest):
                 break
             for page in (host, guest):
-                nonmodal = page.locator("#overlay.nonmodal:not(.hidden)")
-                if nonmodal.count():
+                summary = page.locator("#summary:not(.hidden)")
+                if summary.count():
                     page.keyboard.press("Escape")
             my_move(host) or my_move(guest)
             host.wait_for_timeout(40)

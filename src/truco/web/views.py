@@ -53,7 +53,7 @@ from truco.actions import (
     token,
 )
 from truco.cards import NAMES
-from truco.match import PICA_PICA
+from truco.match import PICA_PICA, duel_seats
 from truco.observation import Observation, PublicHand
 from truco.reasons import ENVIDO as R_ENVIDO
 from truco.reasons import ENVIDO_REJECTED
@@ -366,6 +366,9 @@ def state_view(
         "mano": obs.mano,
         "kind": obs.kind,
         "duel": list(obs.seats),
+        # A pica-pica hand's duels in playing order, each (its mano, the opponent opposite)
+        # (docs/rules.md §8); none in a redondo.
+        "duels": [list(d) for d in duel_seats(obs.mano)] if obs.kind == PICA_PICA else [],
         "turn": obs.turn,
         "hand": [_card(c) for c in obs.hand],
         "legal": [token(a) for a in obs.legal_actions],

@@ -34,6 +34,9 @@ let gone = false;
 let seenFinished = null;
 let overShown = false;
 let overlayTimer = null;
+// The end-of-hand summary: beside the hand in play, never over it; closes by itself then.
+const SUMMARY_MS = 15000;
+let summaryUntil = 0;
 let renamed = false;
 let senasOpen = false;
 // Offline play (issue 13): no move while the connection is down; a move sent just before a cut
@@ -289,10 +292,11 @@ function noteStandIns() {
   standIns = now;
 }
 
-// The host is the first person's seat (the one who opened the table sits there).
+// The host is the table's creator (or, while they are away, the lowest seat with a person):
+// the server says which.
 function isHost() {
   if (you === null || !view) return false;
-  return view.seats.findIndex((s) => s.kind === "human") === you;
+  return view.host === you;
 }
 
 function clockText() {
@@ -642,7 +646,24 @@ function renderFelt() {
     centre.append(el("span", `chip team${r}` + (i >= seen.bazas ? " fresh" : ""), `${i + 1}ª: ${text}`));
   });
   seen.bazas = view.baza_results.length;
+  const pica = picaLabel();
+  if (pica) centre.prepend(pica);
   felt.append(centre);
+}
+
+// A pica-pica hand (docs/rules.md §8), as the server tells it: the duel in play, and the
+// hand's duels in the order they are played (the one in play marked).
+function picaLabel() {
+  if (view.kind !== "pica-pica" || !(view.duels || []).length) return null;
+  const box = el("div", "pica");
+  box.setAttribute("role", "status");
+  const [a, b] = view.duel;
+  box.append(el("strong", "pica-now", t("pica.label", { a: seatName(a), b: seatName(b) })));
+  const list = el("span", "pica-duels");
+  const pairs = view.duels.map(([x, y]) => `${seatName(x)}–${seatName(y)}`);
+  list.textContent = t("pica.duels", { list: pairs.join(" · ") });
+  box.append(list);
+  return box;
 }
 
 // Before the first move, while people are missing: who is awaited, and the host's "start".
@@ -755,6 +776,7 @@ function renderSenas(legal) {
   if (!offered.length) {
     senasOpen = false;
     row.classList.add("hidden");
+    document.body.classList.remove("senas-open");
     return;
   }
   const toggle = el("button", "act act-senas");
@@ -769,6 +791,8 @@ function renderSenas(legal) {
   });
   $("actions").append(toggle);
   row.classList.toggle("hidden", !senasOpen);
+  // Open, the señas take the hint's room and the cards shrink a little: the felt stays in view.
+  document.body.classList.toggle("senas-open", senasOpen);
   if (!senasOpen) return;
   SENA_TOKENS.forEach((sena, i) => {
     if (!offered.includes(sena)) return;
@@ -777,7 +801,14 @@ function renderSenas(legal) {
     button.dataset.action = sena;
     button.disabled = busy;
     button.title = t("sena.title");
-    button.append(el("span", "face", senaFace(sena)), el("span", "word", senaWords(sena)), el("kbd", "", String(i + 1)));
+    // "gesture: meaning"; a phone shows the meaning alone (the whole is the button's name).
+    const words = senaWords(sena);
+    const cut = words.indexOf(": ");
+    const word = el("span", "word");
+    if (cut > 0) word.append(el("span", "gesture", words.slice(0, cut + 2)), el("span", "meaning", words.slice(cut + 2)));
+    else word.textContent = words;
+    button.setAttribute("aria-label", words);
+    button.append(el("span", "face", senaFace(sena)), word, el("kbd", "", String(i + 1)));
     button.addEventListener("click", () => {
       senasOpen = false;
       act(sena);
@@ -1071,12 +1102,45 @@ function handSummary(f) {
   return box;
 }
 
-function showOverlay(title, body, buttons, autoClose, modal = true) {
+// The end of a hand: a panel of its own in the score's column (above the stake and the log on a
+// wide screen, under the score on a phone), so it covers nothing of the next hand; it scrolls
+// in its own box, takes no keys but Escape, and closes by itself after a countdown.
+function showSummary(f) {
+  const box = $("summary");
+  const close = el("button", "btn-primary continue", t("end.continue"));
+  close.type = "button";
+  close.addEventListener("click", closeSummary);
+  const row = el("div", "summary-buttons");
+  row.append(el("span", "muted countdown"), close);
+  box.replaceChildren(el("h2", "", t("end.title", { n: f.number })), handSummary(f), row);
+  box.setAttribute("aria-label", t("end.title", { n: f.number }));
+  box.scrollTop = 0;
+  box.classList.remove("hidden");
+  document.body.classList.add("summary-open");
+  summaryUntil = performance.now() + SUMMARY_MS;
+  tickSummary();
+}
+
+function closeSummary() {
+  summaryUntil = 0;
+  $("summary").classList.add("hidden");
+  $("summary").replaceChildren();
+  document.body.classList.remove("summary-open");
+}
+
+function tickSummary() {
+  if (!summaryUntil) return;
+  const left = summaryUntil - performance.now();
+  if (left <= 0) {
+    closeSummary();
+    return;
+  }
+  const text = document.querySelector("#summary .countdown");
+  if (text) text.textContent = t("end.closes", { n: Math.ceil(left / 1000) });
+}
+
+function showOverlay(title, body, buttons, autoClose) {
   const overlay = $("overlay");
-  // The end of a hand is not modal: it sits over the felt, never over the next hand's cards
-  // and actions, and takes no keys but Escape. The end of the game is.
-  overlay.classList.toggle("nonmodal", !modal);
-  overlay.setAttribute("aria-modal", String(modal));
   const panel = el("div", "overlay-panel");
   panel.append(el("h2", "", title), body);
   const row = el("div", "overlay-buttons");
@@ -1084,8 +1148,7 @@ function showOverlay(title, body, buttons, autoClose, modal = true) {
   panel.append(row);
   overlay.replaceChildren(panel);
   overlay.classList.remove("hidden");
-  const first = row.querySelector("button, a");
-  if (modal) first?.focus();
+  row.querySelector("button, a")?.focus();
   clearTimeout(overlayTimer);
   if (autoClose) overlayTimer = setTimeout(closeOverlay, autoClose);
 }
@@ -1096,6 +1159,7 @@ function maybeOverlay() {
   if (view.over) {
     if (!overShown) {
       overShown = true;
+      closeSummary();
       const body = el("div");
       const won = view.winner;
       const text = you === null ? t("over.won", { team: teamName(won) }) : won === you % 2 ? t("over.won_us") : t("over.won_them");
@@ -1136,10 +1200,7 @@ function maybeOverlay() {
   }
   if (f && number !== seenFinished) {
     seenFinished = number;
-    const close = el("button", "btn-primary continue", t("end.continue"));
-    close.type = "button";
-    close.addEventListener("click", closeOverlay);
-    showOverlay(t("end.title", { n: f.number }), handSummary(f), [close], 15000, false);
+    showSummary(f);
   }
 }
 
@@ -1153,15 +1214,15 @@ function onKey(event) {
     return;
   }
   const overlay = $("overlay");
-  if (!overlay.classList.contains("hidden") && !overlay.classList.contains("nonmodal")) {
+  if (!overlay.classList.contains("hidden")) {
     if (["Enter", "Escape", " "].includes(event.key) && !(event.target instanceof HTMLAnchorElement)) {
       event.preventDefault();
       closeOverlay();
     }
     return;
   }
-  if (!overlay.classList.contains("hidden") && event.key === "Escape") {
-    closeOverlay();
+  if (summaryUntil && event.key === "Escape" && !senasOpen) {
+    closeSummary();
     return;
   }
   if (event.target instanceof HTMLButtonElement && [" ", "Enter"].includes(event.key)) return;
@@ -1232,6 +1293,7 @@ function main() {
   });
   renderSoundButton();
   setInterval(tickClock, 250);
+  setInterval(tickSummary, 250);
   document.addEventListener("keydown", onKey);
   token = readToken();
   banner(t("status.connecting"));
