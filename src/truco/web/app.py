@@ -42,6 +42,7 @@ from truco.fairness import Dealer
 from truco.variants import PRESETS, find_variant
 from truco.web import (
     account_routes,
+    app_shell,
     daily_routes,
     deals,
     lobby,
@@ -568,5 +569,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(daily_routes.router())
     app.include_router(puzzle_routes.router())
     app.include_router(words_routes.router())
+    app.include_router(app_shell.router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
