@@ -254,10 +254,11 @@ def test_every_page_route_serves_the_file_the_worker_answers_with(server: LiveSe
     assert used == {name for _, name in app_shell.PAGES}
 
 
-def test_the_offline_page_says_in_both_languages_that_the_game_needs_a_connection() -> None:
+def test_the_offline_page_says_in_each_language_that_the_game_needs_a_connection() -> None:
     text = (STATIC / "offline.html").read_text("utf-8")
     assert '<section class="intro" lang="es">' in text and "Sin conexión" in text
     assert '<section class="intro" lang="en">' in text and "You are offline" in text
+    assert '<section class="intro" lang="ca-ES-valencia">' in text and "Sense connexió" in text
     assert '<button id="retry"' in text
     # It is shown without a server: everything it needs is in the shell.
     for url in re.findall(r'(?:href|src)="([^"]+)"', text):
