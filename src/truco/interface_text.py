@@ -4,7 +4,8 @@ The pages' words are data in :mod:`truco.interface_es`, :mod:`truco.interface_en
 :mod:`truco.interface_va`; the calls, answers and señas are :mod:`truco.account_text`'s
 (:data:`~truco.account_text.CALL_WORDS`, :data:`~truco.account_text.SENA_WORDS`), the same
 words the account of a hand says. :func:`browser_words` puts one language together for
-``GET /api/words/{lang}``; :data:`VERSION` changes whenever any word does.
+``GET /api/words/{lang}``; :data:`VERSION` changes whenever any word does. Valencià is
+``va``, spoken by default at valenciano tables (decision 119).
 
 >>> words = browser_words("va")
 >>> words["html"], words["calls"]["valenciano"]["envido"], words["strings"]["team.us"]

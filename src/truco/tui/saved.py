@@ -12,7 +12,7 @@ at the top:
 ``truco replay`` and ``truco verify`` read such a record as any other. ``truco play --resume``
 reads the second line, deals again from the seed and plays the recorded actions, checking
 each deal and each seña's catch against the record, so the game goes on exactly where it was
-left (the next deals are those the seed would have dealt).
+left (the next deals are those the seed would have dealt; decision 123).
 
 >>> text = header_lines(seat=1, bot="easy", seed=3)
 >>> read_header(text + 'variant = "argentino"\\n')

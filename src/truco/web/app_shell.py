@@ -8,7 +8,7 @@ and the words' version, so a release with any change installs a new cache and th
 deleted. It answers the shell from that cache, and a
 navigation to a page route with the page's file from it (:data:`PAGES`); everything else (the
 JSON API, records, the WebSocket, the account pages' data) goes to the network untouched and
-is never stored. A navigation the network cannot answer gets ``offline.html``.
+is never stored. A navigation the network cannot answer gets ``offline.html`` (decision 120).
 
 The worker is ``static/sw.js`` with the shell written into its first line, so its bytes change
 with every change of the shell: that is what makes a browser install the new version.

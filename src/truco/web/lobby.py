@@ -53,7 +53,7 @@ def split(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
 
 def host_of(options: dict[str, Any], people: Sequence[int]) -> int | None:
     """The creator's seat stored in a table's options; a table stored without one (or with a
-    seat that is no person's) was opened from its first person's seat."""
+    seat that is no person's) was opened from its first person's seat (decision 121)."""
     seat = options.get(HOST_KEY)
     if isinstance(seat, int) and not isinstance(seat, bool) and seat in people:
         return seat

@@ -34,7 +34,8 @@ let gone = false;
 let seenFinished = null;
 let overShown = false;
 let overlayTimer = null;
-// The end-of-hand summary: beside the hand in play, never over it; closes by itself then.
+// The end-of-hand summary: beside the hand in play, never over it; closes by itself then
+// (decision 122).
 const SUMMARY_MS = 15000;
 let summaryUntil = 0;
 let renamed = false;
