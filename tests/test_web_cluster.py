@@ -32,7 +32,7 @@ from truco.records import loads
 from truco.referee import replay
 from truco.variants import variant_with
 from truco.verify import VERIFIED, verify_record
-from truco.web import deals
+from truco.web import clock, deals, lobby
 from truco.web.store import ActionData, Fenced, SeatData, Store, TableData
 from truco.web.writer import Writer
 
@@ -60,9 +60,11 @@ def stored(database: str, table_id: str) -> TableData:
 
 def check_views(data: TableData, player: Player) -> int:
     """No view this player got shows a card its seat may not see (docs/rules.md §10)."""
-    rules = variant_with(
-        data.variant, {**data.options, "players": data.players, "target": data.target}
-    )
+    # The stored options less what the server keeps beside the rules (the clock, the lobby's
+    # flag, the creator's seat), as the server reads them.
+    options, _ = clock.split(dict(data.options))
+    options, _ = lobby.split(options)
+    rules = variant_with(data.variant, {**options, "players": data.players, "target": data.target})
     dealer = deals.dealer_of(data.id, data.deal_secret)
     table = SimpleNamespace(
         rules=rules,

@@ -20,8 +20,10 @@ from truco.web.writer import Writer
 
 
 def comparable(view: dict[str, Any]) -> dict[str, Any]:
-    """A view without who happens to be connected (nor the time left on the clock)."""
+    """A view without who happens to be connected (nor the time left on the clock, nor the
+    host, who is the creator only while the creator is connected: decision 121)."""
     out = dict(view)
+    out.pop("host", None)
     out["seats"] = [{k: v for k, v in s.items() if k != "connected"} for s in view["seats"]]
     out.pop("spectators")
     if out.get("clock"):

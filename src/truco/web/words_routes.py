@@ -31,8 +31,8 @@ def router() -> APIRouter:
     @routes.get("/api/words/{lang}")
     async def words(lang: str, request: Request) -> Response:
         if lang not in LANGS:
-            shown = lang if len(lang) <= 12 else lang[:12] + "..."
-            raise HTTPException(404, f"language {shown!r}: languages are {', '.join(LANGS)}")
+            # A refusal never quotes the request back (docs/protocol.md).
+            raise HTTPException(404, f"no such language: languages are {', '.join(LANGS)}")
         etag = f'"{VERSION}-{lang}"'
         headers = {"ETag": etag, "Cache-Control": "no-cache"}
         if etag in request.headers.get("if-none-match", ""):
