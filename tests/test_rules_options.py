@@ -335,6 +335,33 @@ def test_11_3_local_options_flor_worth_4_and_flor_must_be_sung() -> None:
     assert parse_token("1e") in must.legal_actions()
 
 
+def test_11_3_flor_must_be_sung_before_a_ley_de_juego_decision_38() -> None:
+    """Decision 38: under flor_must_sing a flor holder's only actions are the flor calls, so
+    "a ley de juego" (after which the flor could never be sung) and the mazo are refused."""
+    rules = {"flor": True, "ley_de_juego": True}
+    free = deal(table(**rules), ["1o 3o 6o", "3b 4e 5c"])
+    assert {FLOR, A_LEY_DE_JUEGO, MAZO} <= set(free.legal_actions())
+    must = deal(table(flor_must_sing=True, **rules), ["1o 3o 6o", "3b 4e 5c"])
+    assert must.legal_actions() == (FLOR,)
+    for refused in ("a-ley-de-juego", "mazo", "truco", "envido"):
+        with pytest.raises(IllegalActionError, match=f"must sing it first, before {refused}"):
+            must.apply_move(Move.parse(f"p0 {refused}"))
+    assert must.hand.why_illegal(A_LEY_DE_JUEGO) == (
+        "p0 holds a flor and must sing it first, before a-ley-de-juego, after which it could "
+        "never be sung (flor_must_sing, decision 38): flor"
+    )
+    act(must, "p0 flor")
+    assert A_LEY_DE_JUEGO not in must.legal_actions()  # the hand is opened: too late for it
+
+
+def test_11_3_flor_must_be_sung_leaves_the_senas_decision_38() -> None:
+    four = deal(
+        table(players=4, flor=True, flor_must_sing=True, ley_de_juego=True, senas=True),
+        ["1o 3o 6o", "3b 6c 7c", "2e 4b 5b", "12e 11c 10b"],
+    )
+    assert four.legal_actions() == (FLOR, *SENAS)
+
+
 def test_option_hands_clone_independently() -> None:
     m = Match(find_variant("argentino", players=4, senas=True, flor=True), seed=5)
     m.apply(SENAS[0])

@@ -147,12 +147,15 @@ class OptionHand(Hand):
             if self.flor_call == CONTRAFLOR:
                 legal = (*legal, CONTRAFLOR_AL_RESTO)
         else:
-            legal = Hand._compute_legal(self)
             calls = self.flor_calls(self.actor)
-            if calls:
-                legal = calls if self.rules.flor_must_sing else legal + calls
-            if self.ley_open():
-                legal = (*legal, A_LEY_DE_JUEGO)
+            if calls and self.rules.flor_must_sing:
+                # decision 38: a flor that must be sung leaves its holder nothing else, not
+                # even "a ley de juego", after which it could never be sung
+                legal = calls
+            else:
+                legal = Hand._compute_legal(self) + calls
+                if self.ley_open():
+                    legal = (*legal, A_LEY_DE_JUEGO)
         if self.sena_open():
             legal = legal + SENAS
         return legal

@@ -65,8 +65,13 @@ def explain_option(hand: OptionHand, action: int) -> str | None:
         return f"the {called} must be answered first (quiero or no-quiero)"
     calls = hand.flor_calls(p)
     if calls and hand.rules.flor_must_sing and action not in calls:
-        return f"p{seat} holds a flor and must sing it first (flor_must_sing): " + " or ".join(
-            token(c) for c in calls
+        before = token(action)
+        if action == A_LEY_DE_JUEGO:
+            before += ", after which it could never be sung"
+        sing = " or ".join(token(c) for c in calls)
+        return (
+            f"p{seat} holds a flor and must sing it first, before {before} "
+            f"(flor_must_sing, decision 38): {sing}"
         )
     if action == A_LEY_DE_JUEGO:
         return "a-ley-de-juego can only be the first action of the hand (docs/rules.md §11.2)"
