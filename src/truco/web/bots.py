@@ -25,6 +25,7 @@ from typing import Any, Final, TypeVar
 from truco.bots import make_bot
 from truco.bots.policy import shared_policy
 from truco.observation import Observation
+from truco.web.lifeline import tie_to_parent
 
 T = TypeVar("T")
 
@@ -67,9 +68,11 @@ def choose(level: str, seed: int, obs: Observation, history: tuple[Observation, 
 WORKER_NICENESS: Final = 10
 
 
-def _start_worker() -> None:
-    """A worker process's initializer: run at :data:`WORKER_NICENESS` (where the OS has it),
-    and load what the bots need before any move of theirs is timed (:func:`_warm`)."""
+def _start_worker(server: int) -> None:
+    """A worker process's initializer: die with the ``server`` process however it dies
+    (:func:`truco.web.lifeline.tie_to_parent`), run at :data:`WORKER_NICENESS` (where the OS
+    has it), and load what the bots need before any move of theirs is timed (:func:`_warm`)."""
+    tie_to_parent(server)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)
     _warm()
@@ -136,7 +139,9 @@ class BotRunner:
             self.ready_at = time.monotonic()
             return ThreadPoolExecutor(self.count, thread_name_prefix="truco-bot")
         context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(self.count, mp_context=context, initializer=_start_worker)
+        pool = ProcessPoolExecutor(
+            self.count, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
         self.ready_at = None
         generation = self._generation
         warming = [pool.submit(_warm) for _ in range(self.count)]  # one per worker, first
