@@ -436,7 +436,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "variant": table.rules.name,
             "players": table.rules.players,
             "target": table.rules.target,
-            "seq": table.seq,
+            "seq": table.seqs.public,  # señas excluded (decision 127)
             "hands": len(table.match.hands),
             "over": table.match.over,
             "winner": table.match.winner,

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from truco import __version__
-from truco.actions import parse_token, token
+from truco.actions import is_sena, parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
@@ -62,6 +62,7 @@ from truco.web.ratings import RatedSeat
 from truco.web.recall import HandStarts
 from truco.web.settings import Settings
 from truco.web.store import ActionData, Fenced, GameResult, SeatData, Store, TableData
+from truco.web.viewseq import ViewSeqs
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
@@ -128,6 +129,8 @@ class Table:
         self.deal_ledger = deals.Ledger()
         self.match = self.fresh_match()
         self.actions: list[tuple[int, int]] = []
+        #: Each viewer's ``seq``: the actions it saw (:mod:`truco.web.viewseq`).
+        self.seqs = ViewSeqs(rules.players)
         #: What the bots recall of the match before they move (:mod:`truco.web.recall`).
         self.hand_starts = HandStarts()
         self.hand_starts.note(self.match)
@@ -145,8 +148,14 @@ class Table:
         self._offered: tuple[int, bool, list[int]] = (-1, False, [])
         self._flush: asyncio.TimerHandle | asyncio.Handle | None = None
         self._last_flush = -1e9
-        #: An action is applied but not yet committed: no state may be sent meanwhile.
+        #: An action is applied but not yet committed: no state may be sent meanwhile to
+        #: those who see it (everyone, or a seña's seers in ``_storing_seers``); a state held
+        #: back goes out once the database holds it (``_held``).
         self._storing = False
+        self._storing_seers: tuple[int, ...] | None = None
+        self._held = False
+        #: The bot loop's pace for the turn in play: (seat, public seq, since, pause).
+        self._pace: tuple[int, int, float, float] | None = None
         self.broadcasts = 0
         #: Listed in the lobby (:mod:`truco.web.lobby`); the seats sat at since loaded; whether
         #: the first move may be made (a table of people waits for them, or for its host);
@@ -178,6 +187,8 @@ class Table:
 
     @property
     def seq(self) -> int:
+        """The actions applied so far, señas included: the log's own count (the store's and
+        the bots'), never shown; a view shows :attr:`seqs` (decision 127)."""
         return len(self.actions)
 
     @property
@@ -208,6 +219,7 @@ class Table:
                 raise TrucoError(f"action {len(self.actions)}: not p{seat}'s turn")
             self.match.apply(action)
             self.actions.append((seat, action))
+            self.seqs.note(self.match, seat, action)
             self.hand_starts.note(self.match)
         if self.actions:
             self.started = True
@@ -268,7 +280,7 @@ class Table:
         view = views.state_view(
             obs,
             table=self.id,
-            seq=self.seq,
+            seq=self.seqs.of(seat),
             hand_number=len(self.match.hands),
             seats=meta if meta is not None else self._seat_meta(),
             spectators=len(self.spectators),
@@ -312,8 +324,14 @@ class Table:
 
     def _send_states(self) -> None:
         self._flush = None
-        if self._storing:  # the commit broadcasts once the database holds the action
-            return
+        seers: tuple[int, ...] = ()
+        if self._storing:
+            if self._storing_seers is None:  # the commit broadcasts once it is stored
+                self._held = True
+                return
+            # A seña being stored: the seats that see it wait for it (its commit sends them
+            # their state); everyone else gets theirs now, as they would without it.
+            seers = self._storing_seers
         self._last_flush = asyncio.get_running_loop().time()
         self.broadcasts += 1
         news = self.deal_news()
@@ -322,7 +340,7 @@ class Table:
                 c.send(news)
         meta = self._seat_meta()
         for i, s in enumerate(self.seats):
-            if s.conns:
+            if s.conns and i not in seers:
                 text = self.state_message(i, meta)
                 for c in s.conns:
                     c.send(text, state=True)
@@ -330,6 +348,21 @@ class Table:
             text = self.state_message(None, meta)
             for c in self.spectators:
                 c.send(text, state=True)
+
+    def _send_seen(self, seers: tuple[int, ...]) -> None:
+        """A seña was stored: the seats that saw it get their new state, and nobody else gets
+        anything because of it (docs/rules.md §11.1, decision 127): no state, no ``seq``, and
+        no change to when the others' next states go out (the broadcast tick is not touched).
+        A flush already due carries it instead."""
+        if self._flush is not None:
+            return
+        meta = self._seat_meta()
+        for i in seers:
+            conns = self.seats[i].conns
+            if conns:
+                text = self.state_message(i, meta)
+                for c in conns:
+                    c.send(text, state=True)
 
     # ------------------------------------------------------------------ connections
 
@@ -485,9 +518,10 @@ class Table:
             match = self.match
             if match.over:
                 raise ProtocolError("game_over", "the game is over")
-            if msg.seq != self.seq:
+            seen = self.seqs.of(conn.seat)  # the seq of this seat's view (decision 127)
+            if msg.seq != seen:
                 conn.send(self.state_message(conn.seat), state=True)
-                raise ProtocolError("stale", f"the table is at seq {self.seq}, not {msg.seq}")
+                raise ProtocolError("stale", f"the table is at seq {seen}, not {msg.seq}")
             if match.turn != conn.seat:
                 raise ProtocolError("not_your_turn", f"it is p{match.turn}'s turn")
             try:
@@ -509,8 +543,9 @@ class Table:
             raise ProtocolError("illegal", f"{token(action)!r}: {e}") from None
         seq = self.seq
         self.actions.append((seat, action))
+        seers = self.seqs.note(self.match, seat, action)
         writer = self.registry.writer
-        self._storing = True
+        self._storing, self._storing_seers = True, seers
         try:
             fence = self.registry.fence_of(self.id)
             await writer.append(ActionData(self.id, seq, seat, action, token(action), fence))
@@ -525,16 +560,22 @@ class Table:
             self.match = self.fresh_match()
             self.hand_starts.clear()
             self.hand_starts.note(self.match)
+            self.seqs = ViewSeqs(self.rules.players)
             kept, self.actions = self.actions, []
             self.replay(kept)
             raise ProtocolError("server", "the action could not be saved; try again") from e
         finally:
-            self._storing = False
-            self.broadcast()
+            self._storing, self._storing_seers = False, None
+            if seers is None or self._held:
+                self._held = False
+                self.broadcast()
+            if seers is not None:
+                self._send_seen(seers)
         if self.match.over:
             self.registry.generation += 1
         self.hand_starts.note(self.match)  # (once stored: a failed store rebuilds them)
-        self.clock.moved()
+        if seers is None:  # a seña keeps the turn, and its clock (docs/rules.md §11.1)
+            self.clock.moved()
         self.last_active = time.monotonic()
 
     # ------------------------------------------------------------------ bots
@@ -644,26 +685,41 @@ class Table:
         """Whether a person sits here now (their bots think before bot-only tables')."""
         return any(s.kind == "human" and s.conns for s in self.seats)
 
+    def _paced(self, seat: int) -> float:
+        """When the bot at ``seat`` may make its move: its pause (``hand_pause`` on a hand's
+        first move, else ``bot_delay``) from when its turn began. A seña keeps the turn and
+        the pace (decision 127): the bot's seña goes at once and its move when the pace is
+        up, as it would have without the seña, so nobody who did not see it can tell."""
+        key = (seat, self.seqs.public)
+        pace = self._pace
+        if pace is None or pace[:2] != key:
+            settings = self.registry.settings
+            first = len(self.match.hands) > 1 and all(
+                is_sena(m & 63) for m in self.match.hand.history
+            )
+            pause = settings.hand_pause if first else settings.bot_delay
+            pace = self._pace = (*key, asyncio.get_running_loop().time(), pause)
+        return pace[2] + pace[3]
+
     async def _bots(self) -> None:
-        """Play the bots' turns; a move that fails is tried again with backoff, forever."""
-        settings = self.registry.settings
+        """Play the bots' turns; a move that fails is tried again with backoff, forever.
+
+        A bot thinks as soon as its turn comes and moves once its pace (:meth:`_paced`) is
+        up: a move takes the pause, or the thinking when that is longer."""
         runner = self.registry.runner
+        loop = asyncio.get_running_loop()
         failures = 0
         try:
             while self._bot_to_move():
                 seq = self.seq
                 seat = self.match.turn
-                new_hand = len(self.match.hands) > 1 and not self.match.hand.history
-                pause = settings.hand_pause if new_hand else settings.bot_delay
+                due = self._paced(seat)
                 if failures:
                     self._phase("retry")
                     await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])
-                elif pause > 0:
-                    self._phase("pause")
-                    await asyncio.sleep(pause)
-                if self.seq != seq or not self._bot_to_move():
-                    failures = 0
-                    continue
+                    if self.seq != seq or not self._bot_to_move():
+                        failures = 0
+                        continue
                 obs = self.match.observation(seat)
                 level = self.seats[seat].bot or self.bot_level
                 bot_seed = (self.seed * 1_000_003 + seq) & 0x7FFF_FFFF_FFFF_FFFF
@@ -681,6 +737,10 @@ class Table:
                     self.bot_failures += 1
                     log.warning("table %s: bot p%d could not think (%r); again", self.id, seat, e)
                     continue
+                wait = due - loop.time()
+                if wait > 0 and not is_sena(action):
+                    self._phase("pause")
+                    await asyncio.sleep(wait)
                 self._phase("store")
                 async with self.lock:
                     if self.seq != seq or not self._bot_to_move():  # (or its person is back)
@@ -696,6 +756,7 @@ class Table:
                 failures = 0
         finally:
             self._phase("")
+            self._pace = None  # a loop started again paces its turn afresh
 
 
 def _seed() -> int:
