@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
-from truco.web.settings import SQLITE_SYNCHRONOUS, Settings, database_url_from_env
+from truco.web.settings import (
+    SQLITE_SYNCHRONOUS,
+    Settings,
+    database_url_from_env,
+    forwarded_addresses,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -36,6 +42,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=SQLITE_SYNCHRONOUS,
         help="SQLite only: FULL survives a power cut; NORMAL is faster and survives a crash "
         "of the process only (default: %(default)s)",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        type=_forwarded,
+        default=(),
+        help="comma list of IPs or CIDR networks (the load balancer's) whose X-Forwarded-For "
+        "and X-Forwarded-Proto are believed (default: nobody's; docs/deploy.md)",
     )
     caps = p.add_argument_group("caps (one client cannot exhaust the server)")
     for flag, field, kind, what in CAPS:
@@ -91,6 +104,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _forwarded(text: str) -> tuple[str, ...]:
+    try:
+        return forwarded_addresses(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 DEFAULTS = Settings()
 #: The caps ``truco serve`` takes as flags: flag, ``Settings`` field, type, meaning.
 CAPS = (
@@ -116,6 +136,26 @@ CAPS = (
     ),
     ("--max-live-tables", "max_live_tables", int, "tables in memory at once"),
     ("--hello-timeout", "hello_timeout", float, "seconds a connection has to say hello"),
+    (
+        "--request-timeout",
+        "request_timeout",
+        float,
+        "seconds a request has for its headers and body, and a connection for its first byte",
+    ),
+    ("--max-header-bytes", "max_header_bytes", int, "largest request head, in bytes"),
+    (
+        "--max-http-connections",
+        "max_http_connections",
+        int,
+        "HTTP connections open at once, all clients together",
+    ),
+    (
+        "--max-quiet-websockets",
+        "max_quiet_websockets",
+        int,
+        "WebSockets open at once that have not said hello, all clients together",
+    ),
+    ("--max-websockets", "max_websockets", int, "WebSockets open at once, all clients together"),
     (
         "--search-concurrency",
         "search_concurrency",
@@ -172,12 +212,17 @@ def settings_of(args: argparse.Namespace) -> Settings:
         lease_ms=args.lease_ms,
         advertise_url=args.advertise_url or f"http://{args.host}:{args.port}",
         drain_grace=args.drain_grace,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         **{field: getattr(args, field) for _, field, _, _ in CAPS},
     )
 
 
 def serve(args: argparse.Namespace) -> int:
-    settings = settings_of(args)
+    try:
+        settings = settings_of(args)
+    except ValueError as e:
+        print(f"truco serve: {e}", file=sys.stderr)
+        return 2
     if args.purge:
         from truco.web.store import Store
 

@@ -6,12 +6,16 @@ import asyncio
 import logging
 import signal
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from truco.web.app import create_app
+from truco.web.edge import config_options
 from truco.web.ops import configure_logging, node_id
 from truco.web.protocol import MAX_FRAME_BYTES
 from truco.web.settings import Settings
+
+if TYPE_CHECKING:
+    import uvicorn
 
 log = logging.getLogger("truco.web")
 
@@ -38,17 +42,7 @@ def serve(
     configure_logging(log_level, log_format, node)
     print(f"truco: http://{host}:{port}/  (database: {_shown(settings.database_url)})", flush=True)
     app = create_app(settings)
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        ws_max_size=MAX_FRAME_BYTES,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        log_level=log_level,
-        log_config=None,
-        access_log=False,
-    )
+    config = uvicorn_config(app, host, port, settings, log_level)
 
     class Draining(uvicorn.Server):
         draining = False
@@ -70,6 +64,27 @@ def serve(
 
     server: Any = Draining(config)
     server.run()
+
+
+def uvicorn_config(
+    app: Any, host: str, port: int, settings: Settings, log_level: str = "info"
+) -> uvicorn.Config:
+    """uvicorn's configuration for ``app``: h11 with the edge's caps (``truco.web.edge``), the
+    forwarded headers believed only from ``settings.forwarded_allow_ips`` (decision 124)."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=MAX_FRAME_BYTES,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        log_level=log_level,
+        log_config=None,
+        access_log=False,
+        **config_options(settings),
+    )
 
 
 def _shown(url: str) -> str:

@@ -3,18 +3,43 @@ that keep one client from stalling, crashing or exhausting the server (issue 12)
 
 Every cap has a default fit for a public server; tests and benchmarks raise them. A client is
 told which cap it hit by its own error code (``docs/protocol.md``). Client addresses are the
-connection's peer address; behind a reverse proxy, run uvicorn with ``--proxy-headers`` (and
-``--forwarded-allow-ips``) so that the address is the browser's, not the proxy's.
+connection's peer address; ``X-Forwarded-For`` and ``X-Forwarded-Proto`` count only from the
+addresses in :attr:`Settings.forwarded_allow_ips` (``truco serve --forwarded-allow-ips``: the
+balancer's), so that behind a proxy the address is the browser's and without one nobody can
+claim another (decision 124).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
 
 DEFAULT_DATABASE_URL = "sqlite:///truco-web.sqlite3"
 #: SQLite ``synchronous`` levels the server accepts.
 SQLITE_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+
+def forwarded_address(text: str) -> str:
+    """``text`` if it is an IP address or a CIDR network (``10.0.0.5``, ``10.0.0.0/24``,
+    ``::1``), else :class:`ValueError` saying so: a host name or ``*`` is refused, since the
+    forwarded headers of whoever it turns out to be would be believed."""
+    try:
+        if "/" in text:
+            ipaddress.ip_network(text, strict=False)
+        else:
+            ipaddress.ip_address(text)
+    except ValueError:
+        raise ValueError(
+            f"forwarded-allow-ips: {text[:64]!r} is not an IP address or a CIDR network "
+            "(e.g. 10.0.0.5 or 10.0.0.0/24)"
+        ) from None
+    return text
+
+
+def forwarded_addresses(text: str) -> tuple[str, ...]:
+    """A comma list of :func:`forwarded_address` (empty: none)."""
+    return tuple(forwarded_address(a.strip()) for a in text.split(",") if a.strip())
 
 
 def database_url_from_env() -> str:
@@ -53,8 +78,9 @@ class Settings:
     #: Seconds a person may be disconnected from a table of two or more people before a bot
     #: plays their seat (until they come back; issue 13).
     away_limit: float = 20.0
-    #: Seconds a new connection has to say hello.
-    hello_timeout: float = 30.0
+    #: Seconds a new connection has to say hello (a WebSocket that sends nothing at all in that
+    #: time is closed by the edge too, ``truco.web.edge``).
+    hello_timeout: float = 10.0
     #: Messages a connection may send per second on average, and in a burst (then
     #: ``rate_limited``). A person never comes close; tests and benchmarks raise it.
     rate_per_s: float = 20.0
@@ -110,6 +136,37 @@ class Settings:
     session_days: float = 30.0
     #: A rating is provisional ("?") while its deviation is above this (tests lower it).
     provisional_deviation: float = 350.0
+    #: The edge (issue 53, ``truco.web.edge``; decisions 124-125). Addresses (IPs or CIDR
+    #: networks) whose ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed: the load
+    #: balancer's. Empty (the default): nobody's, the peer address is the client's.
+    forwarded_allow_ips: tuple[str, ...] = ()
+    #: Seconds a request has from its first byte to its last (headers and body; then ``408``
+    #: and closed), and a new connection to send its first byte.
+    request_timeout: float = 10.0
+    #: Largest request head (request line and headers), in bytes (then ``431`` and closed).
+    max_header_bytes: int = 16384
+    #: HTTP connections open at once, all clients together (then ``503`` and closed).
+    max_http_connections: int = 4096
+    #: WebSockets open at once that have not sent their first message (their hello), all
+    #: clients together (then the handshake is answered ``503``).
+    max_quiet_websockets: int = 4096
+    #: WebSockets open at once, all clients together (then ``503``).
+    max_websockets: int = 30000
+
+    def __post_init__(self) -> None:
+        for address in self.forwarded_allow_ips:
+            forwarded_address(address)
+        for name in ("request_timeout", "hello_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be a positive number of seconds")
+        for name in (
+            "max_header_bytes",
+            "max_http_connections",
+            "max_quiet_websockets",
+            "max_websockets",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
 
     @property
     def https(self) -> bool:
