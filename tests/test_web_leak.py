@@ -192,38 +192,63 @@ SENA_GAMES = [
     ("argentino", "hbhb", 15, "heuristic"),
     ("espanol", "hhbb", 15, "heuristic"),
     ("espanol", "hbbh", 15, "random"),
+    ("espanol", "hhhh", 15, "random"),
+    ("espanol", "bbbb", 15, "random"),
 ]
+
+Seen = list[tuple[int, str, bool]]
 
 
 @dataclass
 class SenaOracle:
-    """The señas each viewer saw at each seq, from the full match (None: a spectator, none)."""
+    """What each viewer saw after each action of the table's log, from the full match: the
+    ``seq`` of its view (the actions it saw, decision 127), the señas it saw, and its whole
+    observation (None: a spectator, who sees public actions only)."""
 
     table: Any
     match: Match = field(init=False)
-    seq: int = 0
-    cache: dict[tuple[int, int | None], list[tuple[int, str, bool]]] = field(default_factory=dict)
+    done: int = 0
+    #: Per action applied (0 to ``done``): per viewer, (its seq, its señas, its observation).
+    at: list[dict[int | None, tuple[int, Seen, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.match = self.table.fresh_match()
+        self._note()
 
-    def seen(self, seq: int, viewer: int | None) -> list[tuple[int, str, bool]]:
-        while (seq, viewer) not in self.cache:
-            if self.seq > seq:
-                raise AssertionError(f"no view at seq {seq}")
-            self.cache[self.seq, None] = []
-            for who in range(self.match.n):
-                moves = self.match.observation(who).moves
-                self.cache[self.seq, who] = [
-                    (m.seat, token(m.action), bool(m.caught_by)) for m in moves if is_sena(m.action)
-                ]
-            if self.seq < seq:
-                self.match.apply(self.table.actions[self.seq][1])
-                self.seq += 1
-        return self.cache[seq, viewer]
+    def _note(self) -> None:
+        row: dict[int | None, tuple[int, Seen, Any]] = {}
+        for viewer in (None, *range(self.match.n)):
+            obs = self.match.observation(viewer or 0)
+            senas = [(m.seat, token(m.action), bool(m.caught_by)) for m in obs.moves]
+            senas = [x for x in senas if x[1].startswith("sena-")]
+            seq = 0
+            if self.at:  # a seña is seen by those whose moves it joined (a seña ends no hand)
+                seq, _, was = self.at[-1][viewer]
+                action = self.table.actions[self.done - 1][1]
+                saw = viewer is not None and len(obs.moves) > len(was.moves)
+                seq += 1 if not is_sena(action) or saw else 0
+            row[viewer] = (seq, [] if viewer is None else senas, obs)
+        self.at.append(row)
+
+    def seen(self, seq: int, viewer: int | None) -> Seen:
+        """The señas ``viewer`` saw in its view at ``seq``; every point of the log where its
+        view had that seq gives the same observation (an unseen seña changes nothing)."""
+        while self.done < len(self.table.actions) and self.at[-1][viewer][0] <= seq:
+            self.match.apply(self.table.actions[self.done][1])
+            self.done += 1
+            self._note()
+        same = [row[viewer] for row in self.at if row[viewer][0] == seq]
+        assert same, f"no view of {viewer} at seq {seq}"
+        if viewer is not None:
+            assert all(o == same[0][2] for _, _, o in same), f"p{viewer}: seq {seq} is ambiguous"
+        return same[0][1]
+
+    def public(self) -> int:
+        """The public seq after the whole log: the actions that are not señas."""
+        return sum(1 for _, a in self.table.actions if not is_sena(a))
 
 
-def sena_entries(view: dict[str, Any]) -> list[tuple[int, str, bool]]:
+def sena_entries(view: dict[str, Any]) -> Seen:
     return [
         (e["seat"], e["act"], bool(e.get("caught")))
         for e in view["log"]
@@ -231,26 +256,56 @@ def sena_entries(view: dict[str, Any]) -> list[tuple[int, str, bool]]:
     ]
 
 
-def test_no_message_reveals_a_seña_the_viewer_did_not_see(server: LiveServer) -> None:
+def without_seq(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "seq"}
+
+
+@pytest.fixture(scope="module")
+def unbatched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server that sends a state after every action: no broadcast tick, and bots that leave
+    a connection time to send one state before the next (merged, a seña's state sent in vain
+    would hide in the next one)."""
+    db = Path(tmp_path_factory.mktemp("db")) / "senas.sqlite3"
+    with LiveServer(f"sqlite:///{db}", broadcast_tick=0.0, bot_delay=0.02) as live:
+        yield live
+
+
+def test_no_message_reveals_a_seña_the_viewer_did_not_see(unbatched: LiveServer) -> None:
+    """Every view matches the viewer's own observation at its own ``seq``, and a connection is
+    sent nothing because of a seña it did not see: its seq never moves for one (no state
+    identical to the last but for its seq), and ``GET /api/tables/{id}`` counts no seña."""
+    server = unbatched
+
     async def one(variant: str, seats: str, target: int, level: str, seed: int) -> int:
         rng = random.Random(seed)
         kinds = ["human" if s == "h" else "bot" for s in seats]
         options = {"senas": True}
-        table = server.create(variant, kinds, target=target, bot_level=level, options=options)
+        table = server.create(
+            variant, kinds, target=target, bot_level=level, options=options, clock=0
+        )
         live = server.table(table["id"])
         assert live.rules.senas
         oracle = SenaOracle(live)
         tokens: dict[int, str] = table["tokens"]
         done = asyncio.Event()
         counted = 0
+        states: dict[int, list[dict[str, Any]]] = {}
 
-        def check_senas(message: dict[str, Any], viewer: int | None) -> None:
+        def check_senas(message: dict[str, Any], viewer: int | None, client: Client) -> None:
             nonlocal counted
             text = json.dumps(message, ensure_ascii=False)
             if message.get("type") != "state":
                 assert "sena-" not in text and "seña" not in text and "senya" not in text, message
                 return
             view = message["view"]
+            mine = states.setdefault(id(client), [])
+            if mine:  # a new seq is a new view; a state that repeats the last is news of nothing
+                last = mine[-1]
+                assert view["seq"] >= last["seq"], (viewer, last["seq"], view["seq"])
+                assert without_seq(view) != without_seq(last), (
+                    f"{viewer}: a state at seq {view['seq']} that only repeats seq {last['seq']}"
+                )
+            mine.append(view)
             expected = oracle.seen(view["seq"], viewer)
             assert sena_entries(view) == expected
             assert [(s["seat"], s["sena"], s["caught"]) for s in view["senas"]] == expected
@@ -266,7 +321,7 @@ def test_no_message_reveals_a_seña_the_viewer_did_not_see(server: LiveServer) -
         async def seat_loop(client: Client, seat: int | None) -> None:
             acted = -1
             for message in client.received:
-                check_senas(message, seat)
+                check_senas(message, seat, client)
             message = {"type": "state", "view": client.state}
             while True:
                 if message["type"] == "state":
@@ -287,7 +342,7 @@ def test_no_message_reveals_a_seña_the_viewer_did_not_see(server: LiveServer) -
                     except TimeoutError:
                         if done.is_set():
                             return
-                check_senas(message, seat)
+                check_senas(message, seat, client)
 
         async with contextlib.AsyncExitStack() as stack:
             clients: list[tuple[Client, int | None]] = [
@@ -297,7 +352,10 @@ def test_no_message_reveals_a_seña_the_viewer_did_not_see(server: LiveServer) -
                 client = await stack.enter_async_context(joined(server, table["id"], tokens[seat]))
                 clients.append((client, seat))
             await asyncio.wait_for(asyncio.gather(*(seat_loop(c, s) for c, s in clients)), 90)
+        assert any(is_sena(a) for _, a in live.actions)
         async with httpx.AsyncClient(base_url=server.http) as http:
+            info = await http.get(f"/api/tables/{table['id']}")
+            assert info.json()["seq"] == oracle.public() < len(live.actions)
             game = await http.get(f"/api/tables/{table['id']}/game.truco")
             assert game.status_code == 200
             again = replay(loads(game.text)).match  # the record replays exactly
