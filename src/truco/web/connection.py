@@ -21,6 +21,19 @@ if TYPE_CHECKING:
 #: Messages waiting for a browser before it is judged gone.
 MAX_OUTBOX = 100
 
+# Staying connected (decision 126, docs/protocol.md): what a client does so that a hung node
+# (paused, or a relay to a paused owner) costs it seconds, not the hour a balancer waits. The
+# browser (static/table.js) and the cluster tests' player follow it; the server answers every
+# ``ping`` with ``pong`` at once, from the table's owner, so the answer crosses the relay too.
+
+#: A client pings when the server has said nothing for this long (seconds).
+PING_AFTER_S = 2.0
+#: ... and takes the connection for dead when nothing at all comes this long after the ping.
+ANSWER_S = 3.0
+#: A new connection that has not sent its first message (the welcome) this long after it was
+#: opened is dead too (a paused node still completes the TCP handshake).
+OPEN_S = 5.0
+
 
 class Socket(Protocol):
     """What a connection needs of a WebSocket (Starlette's, or a test double)."""

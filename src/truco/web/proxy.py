@@ -17,7 +17,7 @@ import contextlib
 import logging
 
 from starlette.websockets import WebSocket
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from truco.web.ops import RESTART
 from truco.web.protocol import MAX_FRAME_BYTES
@@ -28,6 +28,15 @@ log = logging.getLogger("truco.web")
 #: table id) under the cluster's relay key, kept in Redis, so the owner counts the client's
 #: caps under the client's address and nobody else can claim one.
 RELAYED_FOR = "x-truco-relayed-for"
+
+
+#: The relay's own pings to the owner (protocol-level, seconds between pings and for the
+#: answer): a relay whose owner stops answering (paused, or cut off) closes the client's
+#: socket with 1012 within twice this, so a client that does not ping (decision 126) leaves
+#: it too. The owner pings the relay as it pings every client (``truco serve``).
+RELAY_PING_S = 5.0
+#: How long a relay waits for an owner's closing handshake before it drops the socket.
+RELAY_CLOSE_S = 1.0
 
 
 def owner_url(address: str, table_id: str) -> str:
@@ -41,43 +50,56 @@ def owner_url(address: str, table_id: str) -> str:
 
 async def relay(ws: WebSocket, address: str, table_id: str, relayed_for: str) -> None:
     """Relay the accepted ``ws`` to the owner at ``address`` until either side closes; the
-    client gets the owner's close code (1012 when the owner could not be reached).
-    ``relayed_for`` (:data:`RELAYED_FOR`) tells the owner the client's address, signed."""
+    client gets the owner's close code (1012 when the owner could not be reached, or stopped
+    answering the relay's pings). ``relayed_for`` (:data:`RELAYED_FOR`) tells the owner the
+    client's address, signed. The client is told first: it reconnects while the relay waits
+    (at most :data:`RELAY_CLOSE_S`) for a hung owner's closing handshake."""
     code = RESTART
+    upstream: ClientConnection | None = None
     try:
-        async with connect(
+        upstream = await connect(
             owner_url(address, table_id),
             max_size=MAX_FRAME_BYTES,
             open_timeout=3,
+            ping_interval=RELAY_PING_S,
+            ping_timeout=RELAY_PING_S,
+            close_timeout=RELAY_CLOSE_S,
             additional_headers={RELAYED_FOR: relayed_for},
-        ) as upstream:
-
-            async def up() -> None:
-                while True:
-                    message = await ws.receive()
-                    if message["type"] == "websocket.disconnect":
-                        return
-                    text = message.get("text")
-                    if text is not None:
-                        await upstream.send(text)
-
-            async def down() -> None:
-                async for message in upstream:
-                    await ws.send_text(message if isinstance(message, str) else message.decode())
-
-            tasks = [asyncio.create_task(up()), asyncio.create_task(down())]
-            try:
-                await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                for task in tasks:
-                    task.cancel()
-                for task in tasks:
-                    with contextlib.suppress(BaseException):
-                        await task
-            got = upstream.close_code
-            if got is not None and got not in (1005, 1006):
-                code = got
+        )
+        code = await _pipe(ws, upstream)
     except Exception as e:
         log.info("table %s: the owner at %s could not be reached (%r)", table_id, address, e)
     with contextlib.suppress(Exception):
         await ws.close(code)
+    if upstream is not None:
+        with contextlib.suppress(Exception):
+            await upstream.close()
+
+
+async def _pipe(ws: WebSocket, upstream: ClientConnection) -> int:
+    """Frames both ways, unchanged, until either side closes; the code for the client."""
+
+    async def up() -> None:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is not None:
+                await upstream.send(text)
+
+    async def down() -> None:
+        async for message in upstream:
+            await ws.send_text(message if isinstance(message, str) else message.decode())
+
+    tasks = [asyncio.create_task(up()), asyncio.create_task(down())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+    got = upstream.close_code
+    return got if got is not None and got not in (1005, 1006) else RESTART
