@@ -97,25 +97,67 @@ function send(message) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
 }
 
+// Staying connected (decision 126, docs/protocol.md): a ping once the server has said nothing
+// for PING_AFTER_MS; a connection that says nothing for ANSWER_MS after it, or has not sent
+// its welcome OPEN_MS after it was opened, is dropped at once (no closing handshake to wait
+// for) and the page connects again through the same address, so a balancer picks a node that
+// answers. The server's own pings (protocol-level) need nothing of the page.
+const PING_AFTER_MS = 2000;
+const ANSWER_MS = 3000;
+const OPEN_MS = 5000;
+// When the connection was opened, last heard from, and pinged without an answer yet.
+let openedAt = 0;
+let heardAt = null;
+let pingedAt = null;
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
-  ws.addEventListener("open", () => {
-    retry = 0;
-    send(token ? { type: "hello", token } : { type: "hello" });
+  const socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(tableId)}`);
+  ws = socket;
+  openedAt = performance.now();
+  heardAt = null;
+  pingedAt = null;
+  socket.addEventListener("open", () => {
+    if (ws === socket) send(token ? { type: "hello", token } : { type: "hello" });
   });
-  ws.addEventListener("message", (event) => onMessage(JSON.parse(event.data)));
-  ws.addEventListener("close", () => {
-    busy = false;
-    online = false;
-    if (pending) pending.cut = true;
-    if (view) renderMine();
-    if (gone) return;
-    banner(t("status.reconnecting"), "warn");
-    // The same address, with backoff (and a little jitter, so a restarted server is not
-    // hit by every browser at once).
-    setTimeout(connect, Math.min(8000, 250 * 2 ** retry++) * (0.75 + Math.random() / 2));
+  socket.addEventListener("message", (event) => {
+    if (ws !== socket) return; // a connection already given up
+    heardAt = performance.now();
+    pingedAt = null;
+    onMessage(JSON.parse(event.data));
   });
+  socket.addEventListener("close", () => {
+    if (ws === socket) lost();
+  });
+}
+
+// The connection is gone (closed, or given up as hung): show it, and connect again with
+// backoff (and a little jitter, so a restarted server is not hit by every browser at once).
+function lost() {
+  ws = null;
+  busy = false;
+  online = false;
+  if (pending) pending.cut = true;
+  if (view) renderMine();
+  if (gone) return;
+  banner(t("status.reconnecting"), "warn");
+  setTimeout(connect, Math.min(8000, 250 * 2 ** retry++) * (0.75 + Math.random() / 2));
+}
+
+function watchConnection() {
+  if (!ws || gone) return;
+  const now = performance.now();
+  const hung = heardAt === null
+    ? now - openedAt >= OPEN_MS
+    : pingedAt !== null && now - pingedAt >= ANSWER_MS;
+  if (hung) {
+    const socket = ws;
+    lost();
+    socket.close();
+  } else if (heardAt !== null && pingedAt === null && now - heardAt >= PING_AFTER_MS) {
+    pingedAt = now;
+    send({ type: "ping" });
+  }
 }
 
 function onMessage(msg) {
@@ -129,6 +171,7 @@ function onMessage(msg) {
     });
     you = msg.seat;
     online = true;
+    retry = 0;
     phrases = msg.phrases || {};
     banner(you === null ? t("status.spectator") : null, "info");
     renderChrome();
@@ -1299,7 +1342,7 @@ function main() {
   token = readToken();
   banner(t("status.connecting"));
   connect();
-  setInterval(() => send({ type: "ping" }), 25000);
+  setInterval(watchConnection, 250);
 }
 
 main();
