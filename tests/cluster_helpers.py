@@ -20,8 +20,10 @@ from typing import Any
 
 import httpx
 from web_helpers import _free_port, choose
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from truco.web.connection import ANSWER_S, OPEN_S, PING_AFTER_S
 
 
 @contextlib.contextmanager
@@ -137,12 +139,51 @@ def create(node: Node, seats: list[str], **body: Any) -> dict[str, Any]:
 TRANSIENT = ("stale", "draining", "moved", "server")
 
 
+class Hung(Exception):
+    """The connection broke the liveness contract (decision 126): given up without a
+    closing handshake."""
+
+
+class Watchdog:
+    """The browser's liveness contract (decision 126, ``static/table.js``): a ping once the
+    server has said nothing for :data:`PING_AFTER_S`; the connection is hung when nothing
+    comes :data:`ANSWER_S` after that ping, or no first message :data:`OPEN_S` after it was
+    opened."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.opened = time.monotonic()
+        self.heard: float | None = None
+        self.pinged: float | None = None
+
+    async def recv(self) -> str:
+        """The next message; pings on silence; raises :class:`Hung` past a deadline."""
+        while True:
+            if self.heard is None:
+                limit = self.opened + OPEN_S
+            elif self.pinged is None:
+                limit = self.heard + PING_AFTER_S
+            else:
+                limit = self.pinged + ANSWER_S
+            try:
+                raw = await asyncio.wait_for(self.ws.recv(), max(0.0, limit - time.monotonic()))
+            except TimeoutError:
+                if self.heard is not None and self.pinged is None:
+                    self.pinged = time.monotonic()
+                    await self.ws.send(json.dumps({"type": "ping"}))
+                    continue
+                self.ws.transport.abort()  # no closing handshake with a hung node
+                raise Hung from None
+            self.heard, self.pinged = time.monotonic(), None
+            return raw if isinstance(raw, str) else raw.decode()
+
+
 @dataclass
 class Player:
-    """Plays one seat of one table (or watches it) over whichever node answers: on a lost
-    connection it reconnects with backoff (0.05 s doubling to 1 s) to the next node, as a
-    browser behind a load balancer would; an ``act`` is acknowledged once a state past its
-    ``seq`` arrives."""
+    """Plays one seat of one table (or watches it) over whichever node answers, keeping the
+    browser's liveness contract (:class:`Watchdog`): on a lost or hung connection it
+    reconnects with backoff (0.05 s doubling to 1 s) to the next node, as a browser behind a
+    load balancer would; an ``act`` is acknowledged once a state past its ``seq`` arrives."""
 
     table_id: str
     #: None (with no token): a spectator, who only watches.
@@ -153,56 +194,92 @@ class Player:
     rng: random.Random
     #: (seq, action token) of every action this player saw acknowledged.
     acked: list[tuple[int, str]] = field(default_factory=list)
+    #: When each of those was acknowledged (monotonic).
+    acked_at: list[float] = field(default_factory=list)
     #: Every state view received, with the node it came through.
     views: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     reconnects: int = 0
+    #: Connections given up as hung (no answer to a ping in time).
+    hung: int = 0
+    #: The node of the connection now open, or None between connections.
+    through: str | None = None
     #: When each connection after the first one got its first state (monotonic).
     resumed_at: list[float] = field(default_factory=list)
     over: bool = False
+    #: Seconds the player takes to choose a move (a person is not instant).
+    think: float = 0.02
+    #: Connections tried since the last one that got a state (the backoff's exponent).
+    attempt: int = 0
 
     async def play(self, deadline: float) -> None:
-        attempt = 0
         index = self.first
-        sent: tuple[int, str] | None = None
         while not self.over:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"table {self.table_id} did not finish")
             node = self.nodes[index % len(self.nodes)]
             try:
-                async with connect(f"{node.ws}/{self.table_id}", open_timeout=2) as ws:
-                    hello = {"type": "hello", "token": self.token} if self.token else {}
-                    await ws.send(json.dumps({"type": "hello", **hello}))
-                    fresh = True
-                    async for raw in ws:
-                        message = json.loads(raw)
-                        if message["type"] == "error" and message["code"] not in TRANSIENT:
-                            raise AssertionError(f"{node.name}: {message}")
-                        if message["type"] != "state":
-                            continue
-                        view = message["view"]
-                        self.views.append((node.name, view))
-                        if fresh and attempt:
-                            self.resumed_at.append(time.monotonic())
-                        fresh, attempt = False, 0
-                        if sent is not None and view["seq"] > sent[0]:
-                            self.acked.append(sent)
-                            sent = None
-                        if view["over"]:
-                            self.over = True
-                            return
-                        if view["turn"] == self.seat and (sent is None or sent[0] != view["seq"]):
-                            await asyncio.sleep(0.02)  # a person is not instant
-                            action = choose(self.rng, view["legal"])
-                            await ws.send(
-                                json.dumps({"type": "act", "action": action, "seq": view["seq"]})
-                            )
-                            sent = (view["seq"], action)
-            except (ConnectionClosed, OSError, TimeoutError, InvalidStatus):
+                ws = await connect(
+                    f"{node.ws}/{self.table_id}",
+                    open_timeout=OPEN_S,
+                    ping_interval=None,  # a browser sends no protocol-level pings
+                    close_timeout=1,
+                )
+            except (OSError, TimeoutError, InvalidStatus):
                 pass
-            # An act that was sent but not acknowledged may or may not be stored: the next
-            # state says which (its seq is past it, or it is again this seat's turn).
-            sent = None
+            else:
+                self.through = node.name
+                try:
+                    await self._session(ws, node)
+                except Hung:
+                    self.hung += 1
+                except (ConnectionClosed, OSError):
+                    pass
+                finally:
+                    self.through = None
+                    with contextlib.suppress(Exception):
+                        await ws.close()
+            if self.over:
+                return
             self.reconnects += 1
-            attempt += 1
+            self.attempt += 1
             index += 1
-            await asyncio.sleep(min(1.0, 0.05 * 2 ** min(attempt, 5)))
+            await asyncio.sleep(min(1.0, 0.05 * 2 ** min(self.attempt, 5)))
+
+    async def _session(self, ws: ClientConnection, node: Node) -> None:
+        """One connection: hello, then play (or watch) until the game is over. An act that
+        was sent but not acknowledged when the connection ends may or may not be stored: the
+        next connection's state says which (its seq is past it, or it is again this seat's
+        turn)."""
+        watchdog = Watchdog(ws)
+        hello = {"type": "hello", "token": self.token} if self.token else {}
+        await ws.send(json.dumps({"type": "hello", **hello}))
+        fresh = True
+        sent: tuple[int, str] | None = None
+        while True:
+            message = json.loads(await watchdog.recv())
+            if message["type"] == "error" and message["code"] not in TRANSIENT:
+                raise AssertionError(f"{node.name}: {message}")
+            if message["type"] != "state":
+                continue
+            view = message["view"]
+            self.views.append((node.name, view))
+            if fresh and self.attempt:
+                self.resumed_at.append(time.monotonic())
+            fresh, self.attempt = False, 0
+            if sent is not None and view["seq"] > sent[0]:
+                self.acked.append(sent)
+                self.acked_at.append(time.monotonic())
+                sent = None
+            if view["over"]:
+                self.over = True
+                return
+            waiting = view.get("waiting") is not None  # a table of people not started yet
+            if (
+                view["turn"] == self.seat
+                and not waiting
+                and (sent is None or sent[0] != view["seq"])
+            ):
+                await asyncio.sleep(self.think)
+                action = choose(self.rng, view["legal"])
+                await ws.send(json.dumps({"type": "act", "action": action, "seq": view["seq"]}))
+                sent = (view["seq"], action)

@@ -10,6 +10,7 @@ them when it runs as root)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import signal
@@ -33,6 +34,8 @@ from truco.referee import replay
 from truco.variants import variant_with
 from truco.verify import VERIFIED, verify_record
 from truco.web import clock, deals, lobby
+from truco.web.connection import ANSWER_S, OPEN_S, PING_AFTER_S
+from truco.web.proxy import RELAY_PING_S
 from truco.web.store import ActionData, Fenced, SeatData, Store, TableData
 from truco.web.writer import Writer
 
@@ -155,6 +158,110 @@ def test_three_nodes_survive_a_kill_and_a_drain(backends: tuple[str, str], tmp_p
             assert {c.status for c in verify_record(record)} == {VERIFIED}
         assert sum(p.reconnects for p in players) >= 2
         assert sum(len(p.acked) for p in players) > 50
+    finally:
+        stop_nodes(nodes)
+
+
+def gaps(players: list[Player]) -> float:
+    """The longest wait between two acknowledged actions of one game (its people together)."""
+    times = sorted(at for p in players for at in p.acked_at)
+    return max((b - a for a, b in itertools.pairwise(times)), default=0.0)
+
+
+def test_clients_leave_a_paused_node(backends: tuple[str, str], tmp_path: Path) -> None:
+    """Issue 53: node n0 is paused (SIGSTOP) for 15 s while its tables and its relays are in
+    play. Every game of two people has a seat connected through n0: those owned by n1 and n2
+    keep playing within the liveness contract's deadline (decision 126: the player pings after
+    2 s of silence and gives the connection up 3 s later, reconnecting elsewhere), n0's own
+    are taken over once its leases expire, and a client that keeps no contract, relayed by n1
+    to n0, is let go by n1's pings to the owner. Every game completes, no acknowledged action
+    is lost, and every record verifies."""
+    database, redis = backends
+    nodes = [start_node(f"n{i}", database, redis, tmp_path, LEASE_MS) for i in range(3)]
+    paused = nodes[0]
+    try:
+        tables = [create(nodes[i % 3], ["human", "human"], target=30) for i in range(9)]
+        owner = {t["id"]: nodes[i % 3].name for i, t in enumerate(tables)}
+        # Seat 0 first connects to the next node, seat 1 to the one after: every table owned
+        # by n1 or n2 has one seat relayed through n0.
+        games = {
+            t["id"]: [
+                Player(t["id"], s, t["tokens"][s], nodes, i + 1 + s, random.Random(i), think=0.1)
+                for s in (0, 1)
+            ]
+            for i, t in enumerate(tables)
+        }
+        players = [p for pair in games.values() for p in pair]
+        watchers = [
+            Player(t["id"], None, None, nodes, i + 2, random.Random(i))
+            for i, t in enumerate(tables)
+        ]
+        relayed: list[Player] = []
+        in_play: set[str] = set()
+        legacy: dict[str, Any] = {}
+
+        async def old_page() -> None:
+            """A spectator through n1 of a table n0 owns, with no pings of its own (a page
+            from before decision 126): n1 closes it (1012) once n0 stops answering."""
+            table = tables[0]["id"]
+            async with connect(f"{nodes[1].ws}/{table}", ping_interval=None) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                try:
+                    while True:
+                        await ws.recv()
+                except ConnectionClosed as e:
+                    legacy["closed"] = time.monotonic()
+                    legacy["code"] = e.rcvd.code if e.rcvd else None
+
+        async def run() -> float:
+            deadline = time.monotonic() + 90
+            tasks = [asyncio.create_task(p.play(deadline)) for p in players + watchers]
+            old = asyncio.create_task(old_page())
+            await asyncio.sleep(2)
+            in_play.update(tid for tid, pair in games.items() if not pair[0].over)
+            relayed.extend(
+                p for p in players if p.through == paused.name and owner[p.table_id] != paused.name
+            )
+            paused.proc.send_signal(signal.SIGSTOP)
+            at = legacy["paused"] = time.monotonic()
+            await asyncio.sleep(15)
+            paused.proc.send_signal(signal.SIGCONT)
+            await asyncio.gather(*tasks)
+            old.cancel()
+            return at
+
+        at = asyncio.run(run())
+        theirs = [tid for tid in in_play if owner[tid] == paused.name]
+        others = [tid for tid in in_play if owner[tid] != paused.name]
+        assert len(others) >= 4, "the games ended before the pause"
+        assert len({p.table_id for p in relayed}) >= 3, [p.table_id for p in relayed]
+        # Play went on within the contract's deadline and a reconnection, where the owner
+        # was not paused. The paused owner's games waited for its leases to expire too, and a
+        # player whose next node was the paused one gave that connection up as well (OPEN_S).
+        silence = PING_AFTER_S + ANSWER_S
+        waits = {tid: gaps(games[tid]) for tid in in_play}
+        print({f"{owner[tid]} {tid}": round(w, 2) for tid, w in sorted(waits.items())})
+        assert all(waits[tid] < silence + 1.5 for tid in others), waits
+        assert all(waits[tid] < silence + OPEN_S + 2 for tid in theirs), waits
+        assert all(p.hung for p in relayed), "a client relayed through n0 did not give it up"
+        # The page without pings was closed by n1 when n0 stopped answering its pings.
+        assert legacy.get("code") == 1012, legacy
+        print(f"the page without pings was closed {legacy['closed'] - at:.1f} s into the pause")
+        assert legacy["closed"] - at < 2 * RELAY_PING_S + 3, legacy["closed"] - at
+        for tid, pair in games.items():
+            data = stored(database, tid)
+            assert data.status == "over"
+            tokens = {seq: token(a) for seq, (_, a) in enumerate(data.actions)}
+            for player in pair:
+                for seq, action in player.acked:
+                    assert tokens[seq] == action, f"acknowledged {action!r} at {seq} was lost"
+                assert check_views(data, player) > 10
+            record = loads(
+                httpx.get(f"{nodes[1].http}/api/tables/{tid}/game.truco", timeout=10).text
+            )
+            assert {c.status for c in verify_record(record)} == {VERIFIED}
+        for watcher in watchers:
+            assert watcher.over
     finally:
         stop_nodes(nodes)
 
