@@ -1,7 +1,8 @@
 """docs/rules.md §11.1 over the wire (issue 53, decision 127): a seña reaches only those who see
 it. A seat that did not see it, and every spectator, receive nothing because of it (no state,
 no ``seq`` change); ``GET /api/tables/{id}`` keeps its ``seq``; the per-move clock goes on; and
-a bot's seña does not change when the next public state goes out.
+a bot's seña does not change when the next public state goes out; a hand's record offered
+while the game is played holds no seña.
 
 The whole-game check (every message of every connection) is in ``test_web_leak.py``.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import statistics
 import time
 from collections.abc import Iterator
@@ -21,7 +23,12 @@ import httpx
 import pytest
 from web_helpers import Client, LiveServer, joined
 
-from truco.actions import is_sena
+from truco.actions import FALTA_ENVIDO, MAZO, NO_QUIERO, is_sena
+from truco.match import Match
+from truco.records import loads
+from truco.referee import replay
+from truco.variants import find_variant
+from truco.web.downloads import build, offered_hands
 
 #: How long a connection that must receive nothing is listened to.
 QUIET_S = 0.6
@@ -147,47 +154,89 @@ def test_a_bots_seña_does_not_change_when_the_next_state_comes(tmp_path: Path) 
     """Bots at a fixed pace: a spectator sees one public action per pace whether or not the
     bot made a seña before it (today's code paced the seña too: twice the pace after one).
 
-    Robust on a busy machine: medians of many intervals, and a margin of a third of the pace
-    against a difference of a whole pace."""
+    Robust on a busy machine: medians of many intervals (tables are played until there are
+    enough, within 45 s), and a margin of a third of the pace against a whole pace."""
     pace = 0.3
-    db = tmp_path / "pace.sqlite3"
-    with LiveServer(f"sqlite:///{db}", bot_delay=pace, hand_pause=pace) as live:
-        options = {"senas": True}
-        table = live.create("espanol", ["bot"] * 4, target=30, bot_level="random", options=options)
-        t = live.table(table["id"])
+    plain: list[float] = []
+    senas: list[float] = []
+    db = f"sqlite:///{tmp_path / 'pace.sqlite3'}"
+    with LiveServer(db, bot_delay=pace, hand_pause=pace) as live:
+        deadline = time.monotonic() + 45
+        while time.monotonic() < deadline and min(len(plain), len(senas)) < 12:
+            after = pace_one_table(live, deadline)
+            plain.extend(after[False])
+            senas.extend(after[True])
+    assert len(senas) >= 8 and len(plain) >= 8, (len(senas), len(plain))
+    typical = statistics.median(plain)
+    assert pace * 0.9 <= typical <= pace * 2, plain
+    assert abs(statistics.median(senas) - typical) < pace / 3, (senas, plain)
 
-        async def watch() -> list[float]:
-            """When each public action reached the spectator: the times its view changed
-            (nothing else happens at a table of bots with one spectator)."""
-            changes: list[float] = []
-            async with joined(live, table["id"]) as watcher:
-                last = public_part(watcher.state)
-                deadline = time.monotonic() + 45
-                while time.monotonic() < deadline and len(changes) < 60:
-                    message = await watcher.recv()
-                    if message["type"] != "state":
-                        continue
-                    now = public_part(message["view"])
-                    if now != last:
-                        changes.append(time.monotonic())
-                        last = now
-                    if message["view"]["over"]:
-                        break
-            return changes
 
-        changes = asyncio.run(watch())
-        actions = list(t.actions)
-    # Whether a seña came just before public action k (from 1), the k-th change seen.
+def pace_one_table(live: LiveServer, deadline: float) -> dict[bool, list[float]]:
+    """A table of four random bots with señas, watched by a spectator until it ends (or the
+    deadline): the intervals between public actions, by whether a seña came just before."""
+    table = live.create(
+        "espanol", ["bot"] * 4, target=30, bot_level="random", options={"senas": True}
+    )
+    t = live.table(table["id"])
+
+    async def watch() -> list[float]:
+        """When each public action reached the spectator: the times its view changed
+        (nothing else happens at a table of bots with one spectator)."""
+        changes: list[float] = []
+        async with joined(live, table["id"]) as watcher:
+            last = public_part(watcher.state)
+            while time.monotonic() < deadline:
+                message = await watcher.recv()
+                if message["type"] != "state":
+                    continue
+                now = public_part(message["view"])
+                if now != last:
+                    changes.append(time.monotonic())
+                    last = now
+                if message["view"]["over"]:
+                    break
+        return changes
+
+    changes = asyncio.run(watch())
+    actions = list(t.actions)
+    # Whether a seña came just before public action k (from 1): the k-th change seen.
     after_sena: list[bool] = []
     for i, (_, action) in enumerate(actions):
         if not is_sena(action):
             after_sena.append(i > 0 and is_sena(actions[i - 1][1]))
     assert len(changes) <= len(after_sena)
-    plain: list[float] = []
-    senas: list[float] = []
+    out: dict[bool, list[float]] = {False: [], True: []}
     for k in range(1, len(changes)):
-        (senas if after_sena[k] else plain).append(changes[k] - changes[k - 1])
-    assert len(senas) >= 8 and len(plain) >= 8, (len(senas), len(plain))
-    typical = statistics.median(plain)
-    assert pace * 0.9 <= typical <= pace * 2, plain
-    assert abs(statistics.median(senas) - typical) < pace / 3, (senas, plain)
+        out[after_sena[k]].append(changes[k] - changes[k - 1])
+    return out
+
+
+def test_a_hand_offered_while_the_game_is_played_leaves_out_its_señas() -> None:
+    """A finished hand's record is offered to anyone while the game is played (all its cards
+    were seen): its señas stay out of it, and it still referees to the same points; once
+    the game is over its record holds them."""
+    rules = find_variant("espanol", players=4, senas=True, target=30)
+    rng = random.Random(1)
+    seen: dict[tuple[bool, bool], int] = {}
+    for seed in range(40):
+        match = Match(rules, seed=seed)
+        log: list[tuple[int, int]] = []
+        while not match.over and len(match.hands) < 4:
+            legal = match.legal_actions()
+            calm = [a for a in legal if a not in (FALTA_ENVIDO, MAZO, NO_QUIERO)] or legal
+            seat, action = match.turn, rng.choice(calm)
+            match.apply(action)
+            log.append((seat, action))
+        for number in offered_hands(match):
+            if not any(is_sena(m & 63) for m in match.hands[number - 1].moves):
+                continue
+            text = build(rules, seed, tuple(log), ["a", "b", "c", "d"], number)
+            record = loads(text)
+            shown = any("sena-" in a for a in record.hands[0].actions)
+            assert shown == match.over, text
+            key = (match.over, shown)
+            seen[key] = seen.get(key, 0) + 1
+            again = replay(record).match
+            assert again.hands[0].points == match.hands[number - 1].points
+    assert seen.get((False, False), 0) >= 5 and seen.get((True, True), 0) >= 1, seen

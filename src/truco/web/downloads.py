@@ -9,6 +9,9 @@ in ``docs/decisions.md``):
 - while it is played, a finished hand is offered only when each of its dealt cards was played
   or shown: then its record reveals nothing that everyone at the table has not seen. Other
   finished hands become available when the game ends.
+- while it is played, a hand's record leaves out its señas: not everyone saw them
+  (docs/rules.md §11.1, decision 127), and a seña changes nothing the referee checks. Once the
+  game is over its records hold every seña and who caught it.
 
 A hand's record stands alone: it starts from the score, camas, mano and kind the hand was
 played from, so ``truco replay`` referees it.
@@ -17,13 +20,15 @@ played from, so ``truco replay`` referees it.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
+from truco.actions import Move, is_sena
 from truco.fairness import Dealer
 from truco.match import HandLog, Match
-from truco.records import Record, dumps
+from truco.records import HandRecord, Record, dumps
 from truco.referee import record_of, replay
 from truco.variants import Rules
 from truco.web import deals
@@ -128,7 +133,17 @@ def build(
             whole.deal_proof = deals.proof(dealer, match)
         return dumps(whole)
     log = match.hands[number - 1]
-    return dumps(hand_record(whole, rules, number, log.mano, log.kind))
+    one = hand_record(whole, rules, number, log.mano, log.kind)
+    if not match.over:
+        one.hands = [without_senas(h) for h in one.hands]
+    return dumps(one)
+
+
+def without_senas(hand: HandRecord) -> HandRecord:
+    """``hand`` as a record offered while the game is played: without its señas, which only
+    some seats saw (docs/rules.md §11.1)."""
+    actions = [a for a in hand.actions if not is_sena(Move.parse(a).action)]
+    return dataclasses.replace(hand, actions=actions)
 
 
 class Downloads:
