@@ -3,8 +3,10 @@
 A :class:`Table` applies one action at a time under its lock: check it (turn, ``seq``,
 legality, all by the engine), apply it, wait until the database has committed it, then send
 every connection its new view. Nothing is sent that the database does not hold, so a restart
-never loses an acknowledged action. Bots think in the :class:`~truco.web.bots.BotRunner`'s
-workers after a pause (so people can follow them) and then act through the same path.
+never loses an acknowledged action. A seña goes only to the seats that see it: nobody else
+hears of it, by a state, a ``seq`` or a delay (:mod:`truco.web.viewseq`, decision 127). Bots
+think in the :class:`~truco.web.bots.BotRunner`'s workers as soon as their turn comes and act
+through the same path once their pause is up (so people can follow them).
 
 Connections (:mod:`truco.web.connection`) keep only the newest ``state`` in their outbox, so a
 slow browser never holds up a table. States are coalesced: whatever happens at a table within
