@@ -30,10 +30,11 @@ log = logging.getLogger("truco.web")
 RELAYED_FOR = "x-truco-relayed-for"
 
 
-#: The relay's own pings to the owner (protocol-level, seconds between pings and for the
-#: answer): a relay whose owner stops answering (paused, or cut off) closes the client's
-#: socket with 1012 within twice this, so a client that does not ping (decision 126) leaves
-#: it too. The owner pings the relay as it pings every client (``truco serve``).
+#: The relay's own pings to the owner (protocol-level): when the owner has sent nothing for
+#: this long (seconds), the relay pings it, and takes it for hung when the answer takes as long
+#: again; it then closes the client's socket with 1012, so a client that does not ping
+#: (decision 126) leaves a hung owner too. A client that keeps the contract pings after 2 s of
+#: silence, so its relay never needs to (no ping frames to count against the node's address).
 RELAY_PING_S = 5.0
 #: How long a relay waits for an owner's closing handshake before it drops the socket.
 RELAY_CLOSE_S = 1.0
@@ -61,12 +62,11 @@ async def relay(ws: WebSocket, address: str, table_id: str, relayed_for: str) ->
             owner_url(address, table_id),
             max_size=MAX_FRAME_BYTES,
             open_timeout=3,
-            ping_interval=RELAY_PING_S,
-            ping_timeout=RELAY_PING_S,
+            ping_interval=None,  # the relay pings on silence only (_pipe)
             close_timeout=RELAY_CLOSE_S,
             additional_headers={RELAYED_FOR: relayed_for},
         )
-        code = await _pipe(ws, upstream)
+        code = await _pipe(ws, upstream, table_id)
     except Exception as e:
         log.info("table %s: the owner at %s could not be reached (%r)", table_id, address, e)
     with contextlib.suppress(Exception):
@@ -76,8 +76,11 @@ async def relay(ws: WebSocket, address: str, table_id: str, relayed_for: str) ->
             await upstream.close()
 
 
-async def _pipe(ws: WebSocket, upstream: ClientConnection) -> int:
-    """Frames both ways, unchanged, until either side closes; the code for the client."""
+async def _pipe(ws: WebSocket, upstream: ClientConnection, table_id: str) -> int:
+    """Frames both ways, unchanged, until either side closes or the owner hangs (it leaves a
+    ping unanswered for :data:`RELAY_PING_S`); the code for the client."""
+    loop = asyncio.get_running_loop()
+    heard = loop.time()
 
     async def up() -> None:
         while True:
@@ -89,10 +92,28 @@ async def _pipe(ws: WebSocket, upstream: ClientConnection) -> int:
                 await upstream.send(text)
 
     async def down() -> None:
+        nonlocal heard
         async for message in upstream:
+            heard = loop.time()
             await ws.send_text(message if isinstance(message, str) else message.decode())
 
-    tasks = [asyncio.create_task(up()), asyncio.create_task(down())]
+    async def watch() -> None:
+        nonlocal heard
+        while True:
+            await asyncio.sleep(max(0.0, heard + RELAY_PING_S - loop.time()))
+            if loop.time() - heard < RELAY_PING_S:
+                continue
+            pong = await upstream.ping()
+            try:
+                await asyncio.wait_for(pong, RELAY_PING_S)
+            except TimeoutError:
+                log.info(
+                    "table %s: the owner left a ping unanswered for %.0f s", table_id, RELAY_PING_S
+                )
+                return
+            heard = loop.time()
+
+    tasks = [asyncio.create_task(up()), asyncio.create_task(down()), asyncio.create_task(watch())]
     try:
         await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
