@@ -1,5 +1,5 @@
 """Slow and idle clients cost little (issue 53): a real ``truco serve`` holds 2,000 half-sent
-requests and 2,000 silent WebSockets from 500 loopback addresses, and meanwhile serves a
+requests and 2,000 silent WebSockets from 1,000 loopback addresses, and meanwhile serves a
 newcomer (a page and a new game) and keeps a bystander table's p99 action latency under
 100 ms.
 
