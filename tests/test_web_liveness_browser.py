@@ -145,7 +145,7 @@ def test_the_page_leaves_a_connection_that_stops_answering(
         # It waited for the answer to a ping, and no longer than silence plus the deadline
         # (and the backoff's first step, 0.3 s at most).
         print(f"a new connection {took:.2f} s after the relay stopped passing frames")
-        assert ANSWER_S - 0.3 < took < PING_AFTER_S + ANSWER_S + 1.5, took
+        assert ANSWER_S - 0.3 < took < PING_AFTER_S + ANSWER_S + 2, took
         assert first.pings and first.pings[-1] - frozen < PING_AFTER_S + 0.5, first.pings
         plays_on(page)
         assert len(relay.lines) == 2
@@ -164,7 +164,7 @@ def test_the_page_leaves_a_connection_that_never_says_welcome(
         again = wait_for(page, lambda: len(relay.lines) >= 2, OPEN_S + 5)
         took = again - relay.lines[0].opened
         print(f"a new connection {took:.2f} s after the one that never said welcome")
-        assert OPEN_S - 0.3 < took < OPEN_S + 1.5, took
+        assert OPEN_S - 0.3 < took < OPEN_S + 2, took
         assert not relay.lines[0].pings, "the page pinged a connection that never said welcome"
         plays_on(page)
         assert len(relay.lines) == 2
