@@ -12,8 +12,11 @@ caps a public server needs, which uvicorn leaves to a proxy:
   ``max_quiet_websockets`` that have not sent their first message (their hello; then the
   handshake is answered ``503``); one that sends nothing for ``hello_timeout`` seconds is closed
   (1008). Ping and pong frames, which the WebSocket library would answer without the app ever
-  knowing, are counted at the rates messages are (``rate_per_s`` a connection, bursts of
-  ``rate_burst``; ``address_rate_per_s`` an address): over them, the connection is closed (1008).
+  knowing, are counted at the rate of a connection's messages (``rate_per_s``, bursts of
+  ``rate_burst``): over it, none of that read's pings is answered and the connection is closed
+  (1008). Not per address as well: the nodes of a cluster relay many players' connections
+  from one address, each pinging its owner (``truco.web.proxy``), and the address cap on
+  WebSockets already bounds what one client's connections may send together.
 
 Every refusal is logged, one line per kind at most every :data:`NOTE_EVERY` seconds with the
 count. :func:`config_options` gives uvicorn all of it, and the proxy headers (decision 124).
@@ -32,7 +35,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 
-from truco.web.limits import AddressCount, Bucket
+from truco.web.limits import Bucket
 from truco.web.settings import Settings
 
 log = logging.getLogger("truco.web")
@@ -41,8 +44,6 @@ log = logging.getLogger("truco.web")
 NOTE_EVERY = 10.0
 #: The frames a WebSocket library answers (or takes) without the app: counted at the rates.
 CONTROL = (Opcode.PING, Opcode.PONG)
-#: How many connections one address may hold in the ping buckets' count (the app caps them).
-_NO_CAP = 1 << 30
 
 
 def raw_answer(status: int, reason: str, detail: str) -> bytes:
@@ -63,8 +64,6 @@ class Edge:
         self.http_open = 0
         self.websockets = 0
         self.quiet = 0
-        #: Ping and pong frames per client address, at the address's message rate.
-        self.pings = AddressCount(settings.address_rate_per_s, 2 * settings.address_rate_per_s)
         self._refused: dict[str, int] = {}
         self._noted: dict[str, float] = {}
 
@@ -190,7 +189,6 @@ def ws_protocol(edge: Edge) -> type[WebSocketsSansIOProtocol]:
         edge_quiet = False
         edge_silence: asyncio.TimerHandle | None = None
         edge_bucket: Bucket | None = None
-        edge_address: str | None = None
 
         def handle_connect(self, event: Request) -> None:
             if edge.websockets >= s.max_websockets:
@@ -234,14 +232,11 @@ def ws_protocol(edge: Edge) -> type[WebSocketsSansIOProtocol]:
             self.transport.close()
 
         def edge_within(self, frames: int) -> bool:
-            """Count ``frames`` ping or pong frames; whether they are within the sender's rates."""
+            """Count ``frames`` ping or pong frames; whether they are within the connection's
+            rate."""
             if self.edge_bucket is None:
                 self.edge_bucket = Bucket(s.rate_per_s, s.rate_burst)
-                client = self.scope.get("client") if hasattr(self, "scope") else None
-                self.edge_address = client[0] if client else "unknown"
-                edge.pings.take(self.edge_address, _NO_CAP)
-            shared = edge.pings.bucket(str(self.edge_address))
-            return all(self.edge_bucket.allow() and shared.allow() for _ in range(frames))
+            return all(self.edge_bucket.allow() for _ in range(frames))
 
         def handle_events(self) -> None:
             # The library has parsed this read's frames and queued a pong for every ping:
@@ -270,9 +265,6 @@ def ws_protocol(edge: Edge) -> type[WebSocketsSansIOProtocol]:
             if self.edge_counted:
                 self.edge_counted = False
                 edge.websockets -= 1
-            if self.edge_address is not None:
-                edge.pings.give_back(self.edge_address)
-                self.edge_address = None
             super().connection_lost(exc)
 
     return EdgeWS
