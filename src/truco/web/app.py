@@ -33,6 +33,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import ClientDisconnect
 from starlette.websockets import WebSocketDisconnect
 
 from truco import __version__
@@ -51,6 +52,7 @@ from truco.web import (
     words_routes,
 )
 from truco.web.auth import Auth
+from truco.web.bodies import client_gone
 from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS, BotRunner
 from truco.web.connection import Conn
 from truco.web.downloads import Downloads
@@ -269,6 +271,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(Guard, settings=settings)
     app.state.settings = settings
+
+    app.add_exception_handler(ClientDisconnect, client_gone)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -4,14 +4,17 @@ an answer that says which field is wrong and why (never quoting it back)."""
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
-from fastapi import HTTPException, Request
+from fastapi import HTTPException, Request, Response
 
 from truco.variants import PRESETS
 from truco.web.protocol import has_surrogate
 
 NOT_AN_OBJECT = "the body must be a JSON object in UTF-8"
+
+log = logging.getLogger("truco.web")
 
 
 async def json_object(request: Request) -> dict[str, Any]:
@@ -23,6 +26,16 @@ async def json_object(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict) or has_surrogate(data):
         raise HTTPException(400, NOT_AN_OBJECT)
     return data
+
+
+async def client_gone(request: Request, exc: Exception) -> Response:
+    """A client that closed its connection before its request's body was all sent: one line
+    in the log, since it is no failure of the server's (issue 53), and an answer that nobody
+    will read."""
+    log.info(
+        "%s %s: the client left before its request's body came", request.method, request.url.path
+    )
+    return Response(status_code=400)
 
 
 def text_field(data: dict[str, Any], field: str, longest: int = 512) -> str:

@@ -3,7 +3,8 @@
 A node is one ``truco serve`` process. Its id (``--node-id``, else ``<host>-<pid>``) is in
 every log line, in ``/healthz`` and ``/readyz``, and (on a cluster) in the Redis leases of the
 tables it owns. ``--log-format json`` writes one JSON object a line: ``ts``, ``level``,
-``logger``, ``node``, ``msg`` (and ``exc`` with a traceback).
+``logger``, ``node``, ``msg`` (and ``exc`` with a traceback, except for an outage of the
+database or Redis after its first failure: :mod:`truco.web.outages`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import socket
 import time
 from typing import Any
+
+from truco.web.outages import OneLineOutages
 
 #: WebSocket close code a draining (or disowned) node closes its connections with: "service
 #: restart", the client reconnects (to whichever node the load balancer picks).
@@ -58,6 +61,7 @@ def configure_logging(level: str, fmt: str, node: str) -> None:
         raise ValueError("the log format is text or json")
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter(node) if fmt == "json" else NodeFormatter(node))
+    handler.addFilter(OneLineOutages())  # a database or Redis down: a line, not tracebacks
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
