@@ -30,8 +30,8 @@ async def json_object(request: Request) -> dict[str, Any]:
 
 async def client_gone(request: Request, exc: Exception) -> Response:
     """A client that closed its connection before its request's body was all sent: one line
-    in the log, since it is no failure of the server's (issue 53), and an answer that nobody
-    will read."""
+    in the log, since it is no failure of the server's (decision 129), and an answer that
+    nobody will read."""
     log.info(
         "%s %s: the client left before its request's body came", request.method, request.url.path
     )

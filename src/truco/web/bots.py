@@ -70,8 +70,9 @@ WORKER_NICENESS: Final = 10
 
 def _start_worker(server: int) -> None:
     """A worker process's initializer: die with the ``server`` process however it dies
-    (:func:`truco.web.lifeline.tie_to_parent`), run at :data:`WORKER_NICENESS` (where the OS
-    has it), and load what the bots need before any move of theirs is timed (:func:`_warm`)."""
+    (:func:`truco.web.lifeline.tie_to_parent`, decision 128), run at :data:`WORKER_NICENESS`
+    (where the OS has it), and load what the bots need before any move of theirs is timed
+    (:func:`_warm`)."""
     tie_to_parent(server)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(WORKER_NICENESS)

@@ -8,7 +8,7 @@ is gone. On Linux the thread waits on a pidfd of the parent (woken by its exit);
 polls ``os.getppid()``.
 
 ``PR_SET_PDEATHSIG`` is not used: it follows the *thread* that spawned the worker, and the
-executor may spawn workers from a thread that ends long before the server does.
+executor may spawn workers from a thread that ends long before the server does (decision 128).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ drowning whatever else the log had to say. :class:`OneLineOutages`, a filter on 
 log handler (:func:`truco.web.ops.configure_logging`), lets the first failure of an outage
 keep its traceback (it says where and why), then logs at most one line every
 :data:`QUIET_S` seconds for that backend, naming the failure and counting those it held back.
-A failure that is not an outage (a bug) keeps its traceback, always.
+A failure that is not an outage (a bug) keeps its traceback, always (decision 129).
 """
 
 from __future__ import annotations
