@@ -274,8 +274,8 @@ def config_options(settings: Settings, edge: Edge | None = None) -> dict[str, An
     """uvicorn ``Config`` keywords for the edge: its protocol classes, the header cap, the
     proxy headers believed from ``forwarded_allow_ips`` only (none: not at all; decision 124),
     and no per-message deflate: its zlib state costs every WebSocket about 34 KiB, idle or
-    not, and each state sent about 12% more CPU, to save bandwidth a game does not need
-    (decision 125)."""
+    not, and every action 12-16% more of the server's CPU, to save bandwidth a game does not
+    need (decision 125)."""
     edge = edge or Edge(settings)
     trusted = list(settings.forwarded_allow_ips)
     return {
