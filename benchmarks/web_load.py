@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
 WEIGHTS = {"falta-envido": 0.05, "mazo": 0.05, "quiero": 2.0, "no-quiero": 0.5}
@@ -85,7 +86,7 @@ async def seat(
     sent_at = 0.0
     sent_seq = -1
     async for raw in ws:
-        message = json.loads(raw)
+        message = orjson.loads(raw)
         kind = message["type"]
         if kind == "error":
             stats.errors[message["code"]] = stats.errors.get(message["code"], 0) + 1
@@ -130,6 +131,7 @@ async def table_loop(
     counter: list[int],
     total: int,
     second_url: str,
+    lang: str = "es",
 ) -> None:
     rng = random.Random(index)
     first = True
@@ -150,7 +152,10 @@ async def table_loop(
                 connect(f"{second_url}/{data['id']}", open_timeout=60) as b,
             ):
                 for ws, s in ((a, 0), (b, 1)):
-                    await ws.send(json.dumps({"type": "hello", "token": tokens[s]}))
+                    hello = {"type": "hello", "token": tokens[s]}
+                    if lang != "all":  # as the browser does: the hand told in its language
+                        hello["lang"] = lang
+                    await ws.send(json.dumps(hello))
                 if first:
                     first = False
                     counter[0] += 1
@@ -220,6 +225,7 @@ async def run(args: argparse.Namespace, bases: list[str], pids: list[int]) -> di
                         counter,
                         args.tables,
                         other + "/ws",
+                        args.lang,
                     )
                 )
             )
@@ -293,6 +299,13 @@ def main() -> int:
     p.add_argument("--spread", action="store_true", help="second seat on the next node")
     p.add_argument(
         "--cluster", action="store_true", help="cluster nodes (PostgreSQL, Redis) even for one"
+    )
+    p.add_argument(
+        "--lang",
+        default="es",
+        choices=["es", "en", "va", "all"],
+        help="the language each client says in hello, as the browser does (all: none said, "
+        "so every state tells the hand in every language)",
     )
     p.add_argument("--json", action="store_true")
     args = p.parse_args()

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from web_helpers import LiveServer, joined
+from web_helpers import Client, LiveServer, joined
 from websockets.asyncio.client import connect
 
-from truco.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_client
+from truco.web.protocol import MAX_MESSAGE_BYTES, Hello, Lang, ProtocolError, parse_client
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,11 @@ def test_parse_refuses_what_is_not_a_message() -> None:
         '{"type": "act", "action": "truco", "seq": true}': "bad_message",
         '{"type": "act", "action": "truco", "seq": 1, "seat": 1}': "bad_message",
         '{"type": "hello", "token": 5}': "bad_message",
+        '{"type": "hello", "lang": "fr"}': "bad_message",
+        '{"type": "hello", "lang": 1}': "bad_message",
+        '{"type": "lang"}': "bad_message",
+        '{"type": "lang", "lang": "ES"}': "bad_message",
+        '{"type": "lang", "lang": "va", "seat": 1}': "bad_message",
         '{"type": "name", "name": "   "}': "bad_message",
         '{"type": "name", "name": "' + "x" * 30 + '"}': "bad_message",
         "[" * 5000: "too_large",
@@ -46,6 +51,39 @@ def test_parse_refuses_what_is_not_a_message() -> None:
             parse_client(text)
         assert info.value.code == code, text[:60]
     assert parse_client('{"type": "name", "name": " Ana\\u0000  María "}').name == "Ana María"  # type: ignore[union-attr]
+    assert parse_client('{"type": "hello", "lang": "va"}') == Hello(None, "va")
+    assert parse_client('{"type": "lang", "lang": "en"}') == Lang("en")
+
+
+def test_states_tell_the_hand_in_the_language_the_connection_reads(server: LiveServer) -> None:
+    """A connection that says its language gets the hand told in it alone (a third of the
+    cost); one that says none gets every language; ``lang`` switches, with a new state."""
+    table = server.create("valenciano", ["human", "human"])
+
+    async def run() -> None:
+        async with (
+            connect(f"{server.ws}/{table['id']}") as ws,
+            joined(server, table["id"], table["tokens"][1]) as every,
+        ):
+            reader = Client(ws)
+            await reader.send({"type": "hello", "token": table["tokens"][0], "lang": "va"})
+            await reader.expect("welcome")
+            first = await reader.state_where(lambda v: v["seats"][1]["connected"])
+            assert set(first["told"]) == {"va"}
+            assert set(every.state["told"]) == {"es", "en", "va"}  # type: ignore[index]
+            card = first["hand"][0]
+            await reader.send({"type": "act", "action": card, "seq": first["seq"]})
+            played = await reader.state_where(lambda v: v["seq"] == 1)
+            assert set(played["told"]) == {"va"}
+            other = await every.state_where(lambda v: v["seq"] == 1)
+            log = played["told"]["va"]["log"]
+            assert log == other["told"]["va"]["log"] != other["told"]["es"]["log"]
+            await reader.send({"type": "lang", "lang": "en"})
+            switched = await reader.state_where(lambda v: set(v["told"]) == {"en"})
+            assert switched["seq"] == 1
+            assert switched["told"]["en"]["log"] == other["told"]["en"]["log"]
+
+    asyncio.run(run())
 
 
 def test_create_table_validation(server: LiveServer) -> None:

@@ -67,6 +67,9 @@ class Conn:
         self.rate_burst = rate_burst
         self.hello = False
         self.seat: int | None = None
+        #: The language its states tell the hand in (``hello``'s or ``lang``'s), or None:
+        #: every language.
+        self.lang: str | None = None
         #: The account its session cookie signed in (issue 50), or None for a guest.
         self.account: Signed | None = None
         self.closed = False

@@ -8,7 +8,11 @@ Client to server (``type`` first):
 ==========  ====================================================  ==========================
 type        fields                                                effect
 ==========  ====================================================  ==========================
-``hello``   ``token`` (optional): a seat's secret                 sit at that seat, or watch
+``hello``   ``token`` (optional): a seat's secret;               sit at that seat, or watch
+            ``lang`` (optional): ``es``, ``en`` or ``va``          (states then tell the hand
+                                                                  in that language only)
+``lang``    ``lang``: ``es``, ``en`` or ``va``                     the language of the states'
+                                                                  ``told`` from now on
 ``act``     ``action``: a token (``7o``, ``truco``); ``seq``: the  act for your seat
             ``seq`` of the state the choice was made in
 ``name``    ``name``: 1..24 characters                            rename your seat
@@ -39,6 +43,10 @@ import json
 import unicodedata
 from dataclasses import dataclass
 from typing import Any, Final
+
+import orjson
+
+from truco.account_text import LANGS
 
 PROTOCOL_VERSION: Final = 1
 #: Largest client message accepted, in bytes; larger ones get ``too_large`` and change nothing.
@@ -90,6 +98,13 @@ class ProtocolError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Hello:
     token: str | None
+    #: The language the states tell the hand in (``told``); None: every language.
+    lang: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Lang:
+    lang: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +148,7 @@ class Say:
     phrase: str
 
 
-ClientMessage = Hello | Act | Rename | Ping | Back | BotSeat | Start | Rematch | Say
+ClientMessage = Hello | Lang | Act | Rename | Ping | Back | BotSeat | Start | Rematch | Say
 
 
 def _fields(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
@@ -174,6 +189,12 @@ def clean_name(raw: Any) -> str:
     return text
 
 
+def _lang(kind: str, value: Any) -> str:
+    if value not in LANGS:
+        raise ProtocolError("bad_message", f"{kind}: 'lang' must be one of {', '.join(LANGS)}")
+    return str(value)
+
+
 def parse_client(text: str) -> ClientMessage:
     """The message in a text frame, or :class:`ProtocolError` saying what is wrong with it."""
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode("utf-8")) > MAX_MESSAGE_BYTES:
@@ -188,11 +209,15 @@ def parse_client(text: str) -> ClientMessage:
         raise ProtocolError("bad_message", "text must be valid Unicode (a lone surrogate)")
     kind = data.get("type")
     if kind == "hello":
-        _fields(data, "hello", {"token"})
+        _fields(data, "hello", {"token", "lang"})
         token = data.get("token")
         if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 128):
             raise ProtocolError("bad_message", "hello: 'token' must be a seat's token")
-        return Hello(token)
+        lang = data.get("lang")
+        return Hello(token, None if lang is None else _lang("hello", lang))
+    if kind == "lang":
+        _fields(data, "lang", {"lang"})
+        return Lang(_lang("lang", data.get("lang")))
     if kind == "act":
         _fields(data, "act", {"action", "seq"})
         action = data.get("action")
@@ -236,8 +261,10 @@ def parse_client(text: str) -> ClientMessage:
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A server message as compact JSON text."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """A server message as compact JSON text (``orjson``: the states of every table go through
+    here, and it encodes them about ten times as fast as the standard library; the same text
+    but for how it writes a float)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def error(code: str, message: str) -> str:

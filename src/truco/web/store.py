@@ -17,7 +17,7 @@ import json
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Final, cast
 
 from sqlalchemy import (
     Engine,
@@ -31,6 +31,9 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import (
+    Table as SqlTable,
+)
 from sqlalchemy.engine import Connection
 
 from truco.web import people
@@ -38,6 +41,9 @@ from truco.web.migrate import upgrade
 from truco.web.ratings import RatedSeat
 from truco.web.schema import ActionRow, SeatRow, TableRow
 from truco.web.settings import SQLITE_SYNCHRONOUS
+
+#: The actions' table, for Core statements.
+ACTIONS: Final = cast(SqlTable, ActionRow.__table__)
 
 
 class Fenced(Exception):
@@ -236,7 +242,9 @@ class Store:
             Store.take_fence(conn, table_id, token)
         at = _now()
         conn.execute(
-            insert(ActionRow),
+            # The table itself, not the ORM class: a plain executemany, without the ORM's
+            # bulk machinery (every action of every table is written here).
+            insert(ACTIONS),
             [
                 {
                     "table_id": r.table_id,

@@ -28,11 +28,12 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from truco import __version__
+from truco.account_text import LANGS
 from truco.actions import is_sena, parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
@@ -50,6 +51,7 @@ from truco.web.protocol import (
     BotSeat,
     ClientMessage,
     Hello,
+    Lang,
     Ping,
     ProtocolError,
     Rematch,
@@ -276,8 +278,15 @@ class Table:
             rated=rated if not ratings.aborted(rated) else (),
         )
 
-    def state_message(self, seat: int | None, meta: list[views.SeatMeta] | None = None) -> str:
-        """The ``state`` message for ``seat``, or for a spectator when ``seat`` is None."""
+    def state_message(
+        self,
+        seat: int | None,
+        meta: list[views.SeatMeta] | None = None,
+        lang: str | None = None,
+    ) -> str:
+        """The ``state`` message for ``seat``, or for a spectator when ``seat`` is None; its
+        ``told`` in ``lang`` only when the connection said which language it reads (telling
+        the hand is most of a state's cost, and every language triples it)."""
         obs = self.match.observation(0 if seat is None else seat)
         view = views.state_view(
             obs,
@@ -288,6 +297,7 @@ class Table:
             spectators=len(self.spectators),
             downloads={"hands": self.offered(), "game": self.match.over},
             spectator=seat is None,
+            langs=LANGS if lang is None else (lang,),
         )
         view.update(self.clock.view())
         view["waiting"] = lobby.waiting_view(self)
@@ -343,13 +353,21 @@ class Table:
         meta = self._seat_meta()
         for i, s in enumerate(self.seats):
             if s.conns and i not in seers:
-                text = self.state_message(i, meta)
-                for c in s.conns:
-                    c.send(text, state=True)
+                self._send_view(i, s.conns, meta)
         if self.spectators:
-            text = self.state_message(None, meta)
-            for c in self.spectators:
-                c.send(text, state=True)
+            self._send_view(None, self.spectators, meta)
+
+    def _send_view(
+        self, seat: int | None, conns: Iterable[Conn], meta: list[views.SeatMeta]
+    ) -> None:
+        """One seat's (or the spectators') state to each of its connections, made once per
+        language they read."""
+        texts: dict[str | None, str] = {}
+        for c in conns:
+            text = texts.get(c.lang)
+            if text is None:
+                text = texts[c.lang] = self.state_message(seat, meta, c.lang)
+            c.send(text, state=True)
 
     def _send_seen(self, seers: tuple[int, ...]) -> None:
         """A seña was stored: the seats that saw it get their new state, and nobody else gets
@@ -362,9 +380,7 @@ class Table:
         for i in seers:
             conns = self.seats[i].conns
             if conns:
-                text = self.state_message(i, meta)
-                for c in conns:
-                    c.send(text, state=True)
+                self._send_view(i, conns, meta)
 
     # ------------------------------------------------------------------ connections
 
@@ -390,6 +406,9 @@ class Table:
                 raise ProtocolError("hello_first", "say hello first")
             elif isinstance(msg, Ping):
                 conn.send(encode({"type": "pong"}))
+            elif isinstance(msg, Lang):
+                conn.lang = msg.lang
+                conn.send(self.state_message(conn.seat, lang=conn.lang), state=True)
             elif isinstance(msg, Rename):
                 await self._rename(conn, msg)
             elif isinstance(msg, Act):
@@ -439,6 +458,7 @@ class Table:
             self.spectators.add(conn)
         conn.hello = True
         conn.seat = seat
+        conn.lang = msg.lang
         self.last_active = time.monotonic()
         conn.send(self.welcome(seat))
         history = self.deal_history()
@@ -522,7 +542,7 @@ class Table:
                 raise ProtocolError("game_over", "the game is over")
             seen = self.seqs.of(conn.seat)  # the seq of this seat's view (decision 127)
             if msg.seq != seen:
-                conn.send(self.state_message(conn.seat), state=True)
+                conn.send(self.state_message(conn.seat, lang=conn.lang), state=True)
                 raise ProtocolError("stale", f"the table is at seq {seen}, not {msg.seq}")
             if match.turn != conn.seat:
                 raise ProtocolError("not_your_turn", f"it is p{match.turn}'s turn")

@@ -212,13 +212,15 @@ def told(
     names: Sequence[str],
     viewer: int | None,
     obs: Observation | None = None,
+    langs: Sequence[str] = LANGS,
 ) -> dict[str, Any]:
-    """The hand in words, in every language, as the core's catalog says it: the ``log`` (one
+    """The hand in words, in ``langs`` (every language unless the connection said which it
+    reads), as the core's catalog says it: the ``log`` (one
     line per event), the ``summary`` (each point with its reason, duel by duel, and the
     total), and for a seat in play the ``stake`` of a pending call and its ``own_envido``.
     Built from an :class:`~truco.account.Account` of one seat's observation only."""
     out: dict[str, Any] = {}
-    for lang in LANGS:
+    for lang in langs:
         words = Words(lang, account.rules.name)
         if viewer is None:
             teams = team_names(names, words)
@@ -257,25 +259,32 @@ def _finished(
     obs: Observation,
     names: Sequence[str],
     viewer: int | None,
+    langs: tuple[str, ...],
+    account: Account,
 ) -> dict[str, Any] | None:
-    """The last finished hand as everyone saw it (``previous``; the current one at the end)."""
+    """The last finished hand as everyone saw it (``previous``; the current one at the end,
+    whose ``account`` of ``obs`` the caller made)."""
     if obs.hand_over:
         moves: Sequence[Move] = obs.moves
         kind, mano, points = obs.kind, obs.mano, obs.hand_points
         statements, shown = obs.statements, obs.shown
-        account = account_of_observation(obs)
     elif hand is not None:
-        return _previous(rules, number - 1, hand, tuple(names), viewer)
+        return _previous(rules, number - 1, hand, tuple(names), viewer, langs)
     else:
         return None
     return _finished_view(
-        rules, number, moves, kind, mano, points, statements, shown, account, names, viewer
+        rules, number, moves, kind, mano, points, statements, shown, account, names, viewer, langs
     )
 
 
 @lru_cache(maxsize=4096)
 def _previous(
-    rules: Rules, number: int, hand: PublicHand, names: tuple[str, ...], viewer: int | None
+    rules: Rules,
+    number: int,
+    hand: PublicHand,
+    names: tuple[str, ...],
+    viewer: int | None,
+    langs: tuple[str, ...],
 ) -> dict[str, Any]:
     """The previous hand's view: the same for every state of the hand in play (every seat's
     and spectator's state carries it, and telling it in words costs more than the rest of
@@ -293,6 +302,7 @@ def _previous(
         account,
         names,
         viewer,
+        langs,
     )
 
 
@@ -308,6 +318,7 @@ def _finished_view(
     account: Account,
     names: Sequence[str],
     viewer: int | None,
+    langs: Sequence[str],
 ) -> dict[str, Any]:
     played: dict[int, list[str]] = {}
     for move in moves:
@@ -322,7 +333,7 @@ def _finished_view(
         "shown": [[s, _card(c)] for s, c in shown],
         "played": {str(s): cs for s, cs in played.items()},
         "log": hand_log(rules, kind, moves, statements, shown, points),
-        "told": told(account, names, viewer),
+        "told": told(account, names, viewer, langs=langs),
     }
 
 
@@ -336,8 +347,10 @@ def state_view(
     spectators: int,
     downloads: dict[str, Any],
     spectator: bool,
+    langs: tuple[str, ...] = LANGS,
 ) -> dict[str, Any]:
-    """The ``view`` of a ``state`` message for ``obs``'s seat, or for a spectator.
+    """The ``view`` of a ``state`` message for ``obs``'s seat, or for a spectator; ``told`` in
+    ``langs``.
 
     For a spectator, pass any seat's observation: its private fields are dropped here before
     anything is read from it.
@@ -347,6 +360,7 @@ def state_view(
     rules = obs.rules
     names = [s.name for s in seats]
     viewer = None if spectator else obs.seat
+    account = account_of_observation(obs)  # told twice at a hand's end: made once
     view: dict[str, Any] = {
         "table": table,
         "seq": seq,
@@ -391,8 +405,8 @@ def state_view(
             obs.shown,
             obs.hand_points if obs.hand_over else None,
         ),
-        "finished": _finished(rules, hand_number, obs.previous, obs, names, viewer),
-        "told": told(account_of_observation(obs), names, viewer, obs),
+        "finished": _finished(rules, hand_number, obs.previous, obs, names, viewer, langs, account),
+        "told": told(account, names, viewer, obs, langs),
         "over": obs.match_over,
         "winner": obs.winner,
         "downloads": downloads,

@@ -118,7 +118,8 @@ function connect() {
   heardAt = null;
   pingedAt = null;
   socket.addEventListener("open", () => {
-    if (ws === socket) send(token ? { type: "hello", token } : { type: "hello" });
+    // The states tell the hand in this page's language only (docs/protocol.md).
+    if (ws === socket) send(token ? { type: "hello", token, lang: lang() } : { type: "hello", lang: lang() });
   });
   socket.addEventListener("message", (event) => {
     if (ws !== socket) return; // a connection already given up
@@ -166,6 +167,7 @@ function onMessage(msg) {
     // A valenciano table speaks valencià unless the person chose a language.
     atTable(rules.variant).then((changed) => {
       if (!changed) return;
+      send({ type: "lang", lang: lang() });
       renderChrome();
       if (view) render();
     });
@@ -972,7 +974,9 @@ function renderStake() {
 // The hand as the server's referee tells it (the core's account, in the reader's language);
 // the structured log is the fallback for a server that does not tell it.
 function told(source) {
-  return source && source.told ? source.told[lang()] || source.told.es : null;
+  // The states tell the hand in the language this page said; until one in a new language
+  // comes, the last one.
+  return source && source.told ? source.told[lang()] || Object.values(source.told)[0] || null : null;
 }
 
 function renderEntries(list, entries, words = null) {
@@ -1305,6 +1309,7 @@ function main() {
   applyStatic();
   $("lang-btn").addEventListener("click", async () => {
     await toggleLang();
+    send({ type: "lang", lang: lang() });
     renderChrome();
     if (view) render();
   });
