@@ -9,6 +9,7 @@ import json
 import random
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -27,33 +28,42 @@ from truco.web.connection import ANSWER_S, OPEN_S, PING_AFTER_S
 
 
 @contextlib.contextmanager
-def redis_server() -> Iterator[str]:
-    """A throwaway redis-server on a free loopback port, no persistence; its URL. Raises
-    ``RuntimeError`` when redis-server is not installed."""
+def redis_at(port: int, folder: str) -> Iterator[subprocess.Popen[bytes]]:
+    """A redis-server on ``port`` of 127.0.0.1, no persistence, its files in ``folder``,
+    answering once this yields its process. Raises ``RuntimeError`` when redis-server is not
+    installed or does not start."""
     binary = shutil.which("redis-server")
     if not binary:
         raise RuntimeError("redis-server is not installed")
-    port = _free_port()
-    root = tempfile.mkdtemp(prefix="truco-redis-")
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", root],
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 10
-        import socket
-
         while True:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
                 break
             if time.monotonic() > deadline or proc.poll() is not None:
                 raise RuntimeError("redis-server did not start")
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield proc
     finally:
         proc.kill()
         proc.wait(10)
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A throwaway redis-server on a free loopback port, no persistence; its URL. Raises
+    ``RuntimeError`` when redis-server is not installed."""
+    port = _free_port()
+    root = tempfile.mkdtemp(prefix="truco-redis-")
+    try:
+        with redis_at(port, root):
+            yield f"redis://127.0.0.1:{port}/0"
+    finally:
         shutil.rmtree(root, ignore_errors=True)
 
 

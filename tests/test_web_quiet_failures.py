@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 import pytest
-from cluster_helpers import start_node, stop_nodes
+from cluster_helpers import redis_at, start_node, stop_nodes
 from sqlalchemy import create_engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from web_helpers import _free_port, postgres
@@ -163,30 +163,6 @@ def test_a_client_gone_mid_body_logs_one_line(tmp_path: Path) -> None:
     assert gone == [f"POST {p}: the client left before its request's body came" for p in paths]
 
 
-@contextlib.contextmanager
-def _redis_at(port: int, folder: str) -> Iterator[subprocess.Popen[bytes]]:
-    binary = shutil.which("redis-server")
-    if not binary:
-        raise RuntimeError("redis-server is not installed")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", folder],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-                break
-            if time.monotonic() > deadline or proc.poll() is not None:
-                raise RuntimeError("redis-server did not start")
-            time.sleep(0.05)
-        yield proc
-    finally:
-        proc.kill()
-        proc.wait(10)
-
-
 OUTAGE_S = QUIET_S + 1.5
 
 
@@ -200,7 +176,7 @@ def test_a_redis_outage_logs_a_few_lines(tmp_path: Path) -> None:
         with contextlib.ExitStack() as stack:
             try:
                 database = stack.enter_context(postgres())
-                redis = stack.enter_context(_redis_at(port, root))
+                redis = stack.enter_context(redis_at(port, root))
             except RuntimeError as e:
                 pytest.skip(str(e))
             url = f"redis://127.0.0.1:{port}/0"
@@ -217,7 +193,7 @@ def test_a_redis_outage_logs_a_few_lines(tmp_path: Path) -> None:
                 refused += answer.status_code == 503
                 time.sleep(0.2)
             assert refused >= 10
-            stack.enter_context(_redis_at(port, root))
+            stack.enter_context(redis_at(port, root))
             deadline = time.monotonic() + 20
             while httpx.post(f"{node.http}/api/tables", json=body, timeout=10).status_code != 201:
                 assert time.monotonic() < deadline, "the node did not recover"
