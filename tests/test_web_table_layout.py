@@ -119,7 +119,16 @@ def test_the_hand_summary_covers_nothing_of_the_hand_in_play(
         assert countdown.startswith("Se cierra en ") and countdown.endswith(" s")
         seconds = int(countdown.split()[-2])
         assert 1 <= seconds <= 15
-        # the game goes on beside it; "Seguir" closes it
+        # in another language, the open summary is told again in it, its countdown going on
+        reasons = page.locator("#summary li.reason").all_inner_texts()
+        page.locator("#lang-btn").click()
+        page.wait_for_function(
+            "() => document.querySelector('#summary h2')?.textContent.startsWith('End of hand')"
+        )
+        assert page.locator("#summary h3").first.inner_text() == "Why"
+        assert page.locator("#summary li.reason").all_inner_texts() != reasons
+        assert page.locator("#summary .countdown").inner_text().startswith("Closes in ")
+        # the game goes on beside it; "Continue" closes it
         page.locator("#summary button.continue").click()
         assert page.locator("#summary.hidden").count() == 1
         assert page.locator("#overlay.hidden").count() == 1  # never the modal overlay

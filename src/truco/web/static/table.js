@@ -1153,8 +1153,13 @@ function handSummary(f) {
 // The end of a hand: a panel of its own in the score's column (above the stake and the log on a
 // wide screen, under the score on a phone), so it covers nothing of the next hand; it scrolls
 // in its own box, takes no keys but Escape, and closes by itself after a countdown.
-function showSummary(f) {
+// The language the open summary is in: a state in another (the language button) redraws it,
+// its countdown left as it was.
+let summaryLang = null;
+
+function showSummary(f, again = false) {
   const box = $("summary");
+  summaryLang = lang();
   const close = el("button", "btn-primary continue", t("end.continue"));
   close.type = "button";
   close.addEventListener("click", closeSummary);
@@ -1162,10 +1167,12 @@ function showSummary(f) {
   row.append(el("span", "muted countdown"), close);
   box.replaceChildren(el("h2", "", t("end.title", { n: f.number })), handSummary(f), row);
   box.setAttribute("aria-label", t("end.title", { n: f.number }));
-  box.scrollTop = 0;
   box.classList.remove("hidden");
   document.body.classList.add("summary-open");
-  summaryUntil = performance.now() + SUMMARY_MS;
+  if (!again) {
+    box.scrollTop = 0;
+    summaryUntil = performance.now() + SUMMARY_MS;
+  }
   tickSummary();
 }
 
@@ -1249,6 +1256,8 @@ function maybeOverlay() {
   if (f && number !== seenFinished) {
     seenFinished = number;
     showSummary(f);
+  } else if (f && summaryUntil && summaryLang !== lang() && f.told && f.told[lang()]) {
+    showSummary(f, true);
   }
 }
 
