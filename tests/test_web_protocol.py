@@ -77,7 +77,7 @@ def test_states_tell_the_hand_in_the_language_the_connection_reads(server: LiveS
             assert set(played["told"]) == {"va"}
             other = await every.state_where(lambda v: v["seq"] == 1)
             log = played["told"]["va"]["log"]
-            assert log == other["told"]["va"]["log"] != other["told"]["es"]["log"]
+            assert log == other["told"]["va"]["log"] != other["told"]["en"]["log"]
             await reader.send({"type": "lang", "lang": "en"})
             switched = await reader.state_where(lambda v: set(v["told"]) == {"en"})
             assert switched["seq"] == 1
