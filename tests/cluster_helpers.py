@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from web_helpers import _free_port, choose
+from web_helpers import _free_port, choose, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -116,15 +116,12 @@ def start_node(
     with open(log, "wb") as out:
         proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
     node = Node(name, port, proc, log)
-    deadline = time.monotonic() + 30
-    while True:
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{node.http}/healthz", timeout=1).status_code == 200:
-                return node
-        if time.monotonic() > deadline or not node.alive():
-            node.proc.kill()
-            raise RuntimeError(f"node {name} did not start: {log.read_text()[-2000:]}")
-        time.sleep(0.1)
+    try:
+        wait_healthy(node.http, proc, log)
+    except RuntimeError as e:
+        proc.kill()
+        raise RuntimeError(f"node {name}: {e}") from None
+    return node
 
 
 def stop_nodes(nodes: list[Node]) -> None:

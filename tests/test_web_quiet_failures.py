@@ -25,7 +25,7 @@ import pytest
 from cluster_helpers import redis_at, start_node, stop_nodes
 from sqlalchemy import create_engine
 from sqlalchemy.exc import IntegrityError, OperationalError
-from web_helpers import _free_port, postgres
+from web_helpers import _free_port, postgres, wait_healthy
 
 from truco.web.outages import QUIET_S, RECOVERED_S, OneLineOutages, outage_of
 
@@ -130,13 +130,7 @@ def _serve(folder: Path) -> Iterator[tuple[int, Path]]:
     with open(log, "wb") as out:
         server = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.1)
+        wait_healthy(f"http://127.0.0.1:{port}", server, log)
         yield port, log
     finally:
         server.kill()

@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from web_helpers import _free_port, wait_healthy
 from websockets.asyncio.client import connect
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
@@ -54,12 +54,6 @@ def _alive(pid: int, started: int) -> bool:
     return stat is not None and stat[2] == started and stat[1] != "Z"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def _watch_bots_play(base: str, ws: str) -> None:
     """Create a table of bots and watch it until the bots have made a few moves, so that the
     workers have started, warmed up and thought (a table of bots plays only while watched)."""
@@ -88,14 +82,7 @@ def test_killed_server_leaves_no_worker(tmp_path: Path) -> None:
         server = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
     children: dict[int, tuple[str, int]] = {}
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            assert server.poll() is None, (tmp_path / "serve.log").read_text()[-2000:]
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.1)
+        wait_healthy(f"http://127.0.0.1:{port}", server, tmp_path / "serve.log")
         asyncio.run(_watch_bots_play(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"))
         children = _children(server.pid)
         workers = [p for p, (cmd, _) in children.items() if "multiprocessing.spawn" in cmd]

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -240,6 +241,21 @@ def cards_in(value: Any, skip: frozenset[str] = frozenset({"table"})) -> Iterato
 
 
 # ---------------------------------------------------------------------- PostgreSQL
+
+
+def wait_healthy(
+    base: str, proc: subprocess.Popen[bytes], log: Path, seconds: float = 30.0
+) -> None:
+    """Wait until the ``truco serve`` process ``proc`` answers ``GET base/healthz``; raise
+    ``RuntimeError`` with the end of its ``log`` if it exits or takes over ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.1)
 
 
 def _free_port() -> int:
