@@ -215,10 +215,12 @@ def told(
     langs: Sequence[str] = LANGS,
 ) -> dict[str, Any]:
     """The hand in words, in ``langs`` (every language unless the connection said which it
-    reads), as the core's catalog says it: the ``log`` (one
-    line per event), the ``summary`` (each point with its reason, duel by duel, and the
-    total), and for a seat in play the ``stake`` of a pending call and its ``own_envido``.
-    Built from an :class:`~truco.account.Account` of one seat's observation only."""
+    reads), as the core's catalog says it: the ``log`` (one line per event), the
+    ``summary`` (each point with its reason, duel by duel, and the total), and for a seat in
+    play the ``stake`` of a pending call and its ``own_envido``. Built from an
+    :class:`~truco.account.Account` of one seat's observation only."""
+    pending = call_stake(obs) if obs is not None else None
+    value = own_envido(obs) if obs is not None and viewer is not None and not obs.hand_over else -1
     out: dict[str, Any] = {}
     for lang in langs:
         words = Words(lang, account.rules.name)
@@ -232,10 +234,8 @@ def told(
             "log": [teller.event(e) for part in account.parts for e in part.events],
             "summary": teller.summary(account) if account.reasons else [],
         }
-        if obs is not None:
-            pending = call_stake(obs)
+        if obs is not None:  # the facts are the same in every language: found once
             entry["stake"] = teller.stake(pending) if pending is not None else None
-            value = own_envido(obs) if viewer is not None and not obs.hand_over else -1
             entry["own_envido"] = words("own_envido", value=value) if value >= 0 else None
         out[lang] = entry
     return out
