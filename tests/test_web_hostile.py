@@ -835,7 +835,9 @@ def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
     except RuntimeError as e:
         pytest.skip(str(e))
     try:
-        with LiveServer(cluster.url, bot_delay=1.0, bot_executor="process", bot_workers=1) as live:
+        # The bot's pause runs from the start of its turn (decision 127), and the database must
+        # stop inside it even when stopping PostgreSQL takes a loaded machine over a second.
+        with LiveServer(cluster.url, bot_delay=3.0, bot_executor="process", bot_workers=1) as live:
             table = live.create("argentino", ["human", "bot"])
             t_ = live.app.state.tables
 
@@ -868,7 +870,7 @@ def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
                                 await asyncio.sleep(0.05)
 
                     seq = await to_the_bots_turn()
-                    await asyncio.to_thread(cluster.stop)  # during the bot's 1 s pause
+                    await asyncio.to_thread(cluster.stop)  # during the bot's 3 s pause
                     failures = t.bot_failures
                     deadline = time.monotonic() + 20  # its write fails (a busy machine: later)
                     while t.bot_failures == failures and time.monotonic() < deadline:
