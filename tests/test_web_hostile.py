@@ -887,6 +887,11 @@ def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
                     for process in list(t_.runner.pool._processes.values()):
                         process.kill()
                     await the_bot_moves(seq, "after its workers were killed")
+                    # A bot thinks as soon as its turn comes (decision 127): it may have
+                    # thought before the kill and only paused since; its next move then finds
+                    # the pool dead.
+                    seq = await to_the_bots_turn()
+                    await the_bot_moves(seq, "on its next turn after its workers were killed")
                     assert t_.runner.renewed > renewed
 
             asyncio.run(run())
