@@ -302,23 +302,27 @@ def account_of_public(rules: Rules, public: PublicHand, *, viewer: int = -1) -> 
     )
 
 
-def account_of_observation(obs: Observation) -> Account:
-    """The account of the hand in play as seat ``obs.seat`` knows it (docs/rules.md §10)."""
+def account_of_observation(obs: Observation, parts: tuple[Part, ...] | None = None) -> Account:
+    """The account of the hand in play as seat ``obs.seat`` knows it (docs/rules.md §10).
+
+    ``parts``: those of another seat's account of the same moment, when both seats saw the
+    same moves (no seña in the hand); only the seat's own cards then differ."""
     n = obs.rules.players
     mine = own_cards(obs)
     cards = tuple(mine if s == obs.seat else () for s in range(n))
     values = tuple(envido_value(mine) if s == obs.seat and len(mine) == 3 else -1 for s in range(n))
-    parts = _parts(
-        obs.rules,
-        obs.mano,
-        obs.kind,
-        obs.moves,
-        obs.statements,
-        obs.shown,
-        obs.reasons,
-        obs.bazas_won,
-        obs.hand_over,
-    )
+    if parts is None:
+        parts = _parts(
+            obs.rules,
+            obs.mano,
+            obs.kind,
+            obs.moves,
+            obs.statements,
+            obs.shown,
+            obs.reasons,
+            obs.bazas_won,
+            obs.hand_over,
+        )
     return Account(
         rules=obs.rules,
         mano=obs.mano,

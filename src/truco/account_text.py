@@ -382,7 +382,7 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
 class Words:
     """The catalog of one language, with the call words of one variant."""
 
-    __slots__ = ("_calls", "_table", "lang", "variant")
+    __slots__ = ("_calls", "_said", "_table", "lang", "variant")
 
     def __init__(self, lang: str, variant: str) -> None:
         if lang not in MESSAGES:
@@ -390,18 +390,18 @@ class Words:
         self.lang = lang
         self.variant = variant
         self._table = MESSAGES[lang]
-        self._calls = {**CALL_WORDS["default"], **CALL_WORDS.get(variant, {})}
-
-    def __call__(self, key: str, **values: object) -> str:
-        calls = self._calls
-        said: dict[str, object] = {
+        calls = self._calls = {**CALL_WORDS["default"], **CALL_WORDS.get(variant, {})}
+        #: The variant's call words every message may name.
+        self._said: dict[str, object] = {
             "Envido": _cap(calls[ENVIDO]),
             "envido": calls[ENVIDO],
             "truco": calls[TRUCO],
             "said_yes": calls[QUIERO],
             "said_no": calls[NO_QUIERO],
         }
-        return self._table[key].format(**{**said, **values})
+
+    def __call__(self, key: str, **values: object) -> str:
+        return self._table[key].format(**{**self._said, **values})
 
     def call(self, action: int, *, raise_: bool = False) -> str:
         """The word of a call; ``raise_`` for an envido that raises an envido (``torne``)."""
@@ -487,6 +487,9 @@ class Teller:
         self.names = list(names)
         self.teams = teams if teams is not None else team_names(names, words)
         self.first_team = first_team
+        #: Each event as said, once: a teller kept for a table tells the events of a hand
+        #: again in every state of it (:func:`truco.web.views.told`).
+        self._told: dict[Event, str] = {}
 
     def _name(self, seat: int) -> str:
         return self.names[seat] if 0 <= seat < len(self.names) else f"p{seat}"
@@ -498,6 +501,12 @@ class Teller:
 
     def event(self, event: Event) -> str:
         """One event as said at the table."""
+        line = self._told.get(event)
+        if line is None:
+            line = self._told[event] = self._say(event)
+        return line
+
+    def _say(self, event: Event) -> str:
         w, name = self.words, self._name(event.seat)
         kind = event.kind
         if kind == CARD:

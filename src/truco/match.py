@@ -85,16 +85,25 @@ class HandLog:
     bazas: tuple[tuple[int, ...], ...] = ()
     #: Who caught each seña (docs/rules.md §11.1): index in ``moves`` -> bit mask of seats.
     catches: dict[int, int] = field(default_factory=dict)
+    #: Once the hand is complete: each seat's view of it, made once
+    #: (:func:`truco.observation.observe` gives it as ``previous`` to every observation of
+    #: the next hand). Not part of the record: not compared, not copied.
+    seen: dict[int, object] = field(default_factory=dict, compare=False, repr=False)
 
     def actions(self) -> list[Move]:
         return [move_of(m, self.catches.get(i, 0)) for i, m in enumerate(self.moves)]
+
+
+#: Every uncaught :class:`Move` by packed code (``seat << 6 | action``), made once: moves are
+#: immutable, and an observation holds a hand's worth of them.
+MOVES: Final = tuple(Move(code >> 6, code & 63) for code in range(8 << 6))
 
 
 def move_of(code: int, caught: int = 0) -> Move:
     """The :class:`Move` of a packed move (``seat << 6 | action``) caught by ``caught``."""
     if caught:
         return Move(code >> 6, code & 63, tuple(s for s in range(8) if caught >> s & 1))
-    return Move(code >> 6, code & 63)
+    return MOVES[code]
 
 
 class Match:

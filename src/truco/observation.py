@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from truco.actions import MAZO, SENA_1E, SENA_ENVIDO, Move
 from truco.cards import NAMES
 from truco.hand import ENVIDO_PENDING, Hand
-from truco.match import HandLog, Match
+from truco.match import MOVES, HandLog, Match
 from truco.reasons import ENVIDO, Reason
 from truco.variants import Rules
 
@@ -206,7 +206,7 @@ def _visible(
     """The moves ``seat`` saw (docs/rules.md §11.1): every seña of its team, and the opponents'
     señas it caught, marked ``caught_by=(seat,)``; an uncaught seña is not there at all."""
     if not rules.senas:
-        return tuple(Move(m >> 6, m & 63) for m in codes)
+        return tuple(map(MOVES.__getitem__, codes))
     out: list[Move] = []
     for i, m in enumerate(codes):
         action = m & 63
@@ -215,7 +215,7 @@ def _visible(
                 continue
             out.append(Move(m >> 6, action, (seat,)))
         else:
-            out.append(Move(m >> 6, action))
+            out.append(MOVES[m])
     return tuple(out)
 
 
@@ -237,8 +237,13 @@ def public_statements(match: Match) -> tuple[tuple[int, int | None], ...]:
 
 
 def _public(log: HandLog, seat: int, rules: Rules) -> PublicHand:
-    """A finished hand as ``seat`` saw it (with señas: only those it saw, docs/rules.md §11.1)."""
-    return PublicHand(
+    """A finished hand as ``seat`` saw it (with señas: only those it saw, docs/rules.md §11.1),
+    made once per seat: a complete hand's log does not change."""
+    key = seat if rules.senas else -1  # (without señas every seat saw the same hand)
+    seen = log.seen.get(key)
+    if isinstance(seen, PublicHand):
+        return seen
+    public = PublicHand(
         mano=log.mano,
         kind=log.kind,
         moves=_visible(rules, log.moves, log.catches, seat),
@@ -248,3 +253,6 @@ def _public(log: HandLog, seat: int, rules: Rules) -> PublicHand:
         reasons=public_reasons(log.reasons, log.shown),
         bazas_won=log.bazas,
     )
+    if log.complete:
+        log.seen[key] = public
+    return public

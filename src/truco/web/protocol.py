@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -265,6 +266,25 @@ def encode(message: dict[str, Any]) -> str:
     here, and it encodes them about ten times as fast as the standard library; the same text
     but for how it writes a float)."""
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+#: The JSON of values sent in many messages unchanged (:func:`once`), by identity.
+_ONCE: OrderedDict[int, tuple[object, orjson.Fragment]] = OrderedDict()
+_ONCE_KEPT: Final = 4096
+
+
+def once(value: object) -> orjson.Fragment:
+    """``value`` encoded once, to be embedded in the messages that carry it (``orjson``'s
+    ``Fragment``): for a value that is never changed once made and is sent again and again,
+    like the view of a finished hand in every state of the next (:mod:`truco.web.views`)."""
+    kept = _ONCE.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    fragment = orjson.Fragment(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    _ONCE[id(value)] = (value, fragment)  # (holding the value: its id is not reused meanwhile)
+    if len(_ONCE) > _ONCE_KEPT:
+        _ONCE.popitem(last=False)
+    return fragment
 
 
 def error(code: str, message: str) -> str:

@@ -61,6 +61,7 @@ from truco.web.protocol import (
     clean_name,
     encode,
     error,
+    once,
 )
 from truco.web.ratings import RatedSeat
 from truco.web.recall import HandStarts
@@ -283,10 +284,13 @@ class Table:
         seat: int | None,
         meta: list[views.SeatMeta] | None = None,
         lang: str | None = None,
+        shared: dict[str, Any] | None = None,
     ) -> str:
         """The ``state`` message for ``seat``, or for a spectator when ``seat`` is None; its
         ``told`` in ``lang`` only when the connection said which language it reads (telling
-        the hand is most of a state's cost, and every language triples it)."""
+        the hand is most of a state's cost, and every language triples it). ``shared``: one
+        empty dict for all the states of one broadcast, which keeps what they have in common
+        (:func:`truco.web.views.state_view`)."""
         obs = self.match.observation(0 if seat is None else seat)
         view = views.state_view(
             obs,
@@ -298,14 +302,24 @@ class Table:
             downloads={"hands": self.offered(), "game": self.match.over},
             spectator=seat is None,
             langs=LANGS if lang is None else (lang,),
+            shared=shared,
         )
-        view.update(self.clock.view())
-        view["waiting"] = lobby.waiting_view(self)
-        view["host"] = self.host()
-        view["rematch"] = self.rematch
-        view["public"] = self.public
-        view["talk"] = self.talk.view()
-        view["rated"] = self.rated
+        extra: dict[str, Any] | None = shared.get("table") if shared is not None else None
+        if extra is None:
+            extra = self.clock.view()
+            extra["waiting"] = lobby.waiting_view(self)
+            extra["host"] = self.host()
+            extra["rematch"] = self.rematch
+            extra["public"] = self.public
+            extra["talk"] = self.talk.view()
+            extra["rated"] = self.rated
+            if shared is not None:
+                shared["table"] = extra
+        view.update(extra)
+        if view["finished"] is not None and not obs.hand_over:
+            # The previous hand's view, the same object in every state of this hand
+            # (views._previous): encoded once.
+            view["finished"] = once(view["finished"])
         return encode({"type": "state", "view": view})
 
     def welcome(self, seat: int | None) -> str:
@@ -351,14 +365,19 @@ class Table:
             for c in self.everyone():
                 c.send(news)
         meta = self._seat_meta()
+        shared: dict[str, Any] = {}
         for i, s in enumerate(self.seats):
             if s.conns and i not in seers:
-                self._send_view(i, s.conns, meta)
+                self._send_view(i, s.conns, meta, shared)
         if self.spectators:
-            self._send_view(None, self.spectators, meta)
+            self._send_view(None, self.spectators, meta, shared)
 
     def _send_view(
-        self, seat: int | None, conns: Iterable[Conn], meta: list[views.SeatMeta]
+        self,
+        seat: int | None,
+        conns: Iterable[Conn],
+        meta: list[views.SeatMeta],
+        shared: dict[str, Any] | None = None,
     ) -> None:
         """One seat's (or the spectators') state to each of its connections, made once per
         language they read."""
@@ -366,7 +385,7 @@ class Table:
         for c in conns:
             text = texts.get(c.lang)
             if text is None:
-                text = texts[c.lang] = self.state_message(seat, meta, c.lang)
+                text = texts[c.lang] = self.state_message(seat, meta, c.lang, shared)
             c.send(text, state=True)
 
     def _send_seen(self, seers: tuple[int, ...]) -> None:
@@ -377,10 +396,11 @@ class Table:
         if self._flush is not None:
             return
         meta = self._seat_meta()
+        shared: dict[str, Any] = {}
         for i in seers:
             conns = self.seats[i].conns
             if conns:
-                self._send_view(i, conns, meta)
+                self._send_view(i, conns, meta, shared)
 
     # ------------------------------------------------------------------ connections
 

@@ -23,10 +23,11 @@ view holds none (a spectator sits at no seat, so sees no seña).
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from truco.account import (
     ABOUT_ENVIDO,
@@ -157,12 +158,13 @@ def _truco_worth(level: int) -> int | str:
     return "cama" if worth < 0 else worth
 
 
-def stake(obs: Observation) -> dict[str, Any]:
+def stake(obs: Observation, account: Account | None = None) -> dict[str, Any]:
     """What is at stake now: the hand's truco value, a pending call, the envido chain.
 
     Every figure is the core's (:mod:`truco.account`): a pending call's worth from
     :func:`truco.account.stake`, a chain already scored from its reason (a falta is worth
     what it was worth when it was scored, not what the new score would make it).
+    ``account`` is ``obs``'s, when the caller has made it already.
     """
     truco: dict[str, Any] = {
         "level": obs.truco_level,
@@ -181,7 +183,8 @@ def stake(obs: Observation) -> dict[str, Any]:
     envido: dict[str, Any] | None = None
     now = envido_stake(obs)
     if now is not None:
-        account = account_of_observation(obs)
+        if account is None:
+            account = account_of_observation(obs)
         part = account.parts[-1] if account.parts else None
         answers = (
             [e.action for e in part.events if e.kind == ANSWER and e.about == ABOUT_ENVIDO]
@@ -213,25 +216,28 @@ def told(
     viewer: int | None,
     obs: Observation | None = None,
     langs: Sequence[str] = LANGS,
+    shared: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     """The hand in words, in ``langs`` (every language unless the connection said which it
     reads), as the core's catalog says it: the ``log`` (one line per event), the
     ``summary`` (each point with its reason, duel by duel, and the total), and for a seat in
     play the ``stake`` of a pending call and its ``own_envido``. Built from an
-    :class:`~truco.account.Account` of one seat's observation only."""
+    :class:`~truco.account.Account` of one seat's observation only. ``shared``: a dict kept
+    for the accounts of one moment that have the same parts (every seat's, without señas),
+    where the log's lines are kept for the others."""
     pending = call_stake(obs) if obs is not None else None
     value = own_envido(obs) if obs is not None and viewer is not None and not obs.hand_over else -1
     out: dict[str, Any] = {}
     for lang in langs:
-        words = Words(lang, account.rules.name)
-        if viewer is None:
-            teams = team_names(names, words)
-        else:
-            us, them = words("us"), words("them")
-            teams = (us, them) if viewer % 2 == 0 else (them, us)
-        teller = Teller(words, names, teams, first_team=0 if viewer is None else viewer % 2)
+        teller = _teller(lang, account.rules.name, tuple(names), viewer)
+        words = teller.words
+        log = shared.get(("log", lang)) if shared is not None else None
+        if log is None:
+            log = [teller.event(e) for part in account.parts for e in part.events]
+            if shared is not None:  # (an event's words name seats, never "us" or "them")
+                shared[("log", lang)] = log
         entry: dict[str, Any] = {
-            "log": [teller.event(e) for part in account.parts for e in part.events],
+            "log": log,
             "summary": teller.summary(account) if account.reasons else [],
         }
         if obs is not None:  # the facts are the same in every language: found once
@@ -239,6 +245,19 @@ def told(
             entry["own_envido"] = words("own_envido", value=value) if value >= 0 else None
         out[lang] = entry
     return out
+
+
+@lru_cache(maxsize=4096)
+def _teller(lang: str, variant: str, names: tuple[str, ...], viewer: int | None) -> Teller:
+    """The teller of a table's hands for one viewer (``None``: a spectator), kept between
+    states: it says each event once (:meth:`truco.account_text.Teller.event`)."""
+    words = Words(lang, variant)
+    if viewer is None:
+        teams = team_names(names, words)
+    else:
+        us, them = words("us"), words("them")
+        teams = (us, them) if viewer % 2 == 0 else (them, us)
+    return Teller(words, names, teams, first_team=0 if viewer is None else viewer % 2)
 
 
 def _held(obs: Observation) -> list[int]:
@@ -277,7 +296,15 @@ def _finished(
     )
 
 
-@lru_cache(maxsize=4096)
+#: The previous hands' views made, by the identity of the hand (an observation's
+#: ``previous`` is made once per seat and hand, :func:`truco.observation.observe`), its
+#: number, the viewer's names, the viewer and the languages; the oldest go first.
+_PREVIOUS: OrderedDict[tuple[int, int, tuple[str, ...], int | None, tuple[str, ...]], Any] = (
+    OrderedDict()
+)
+_PREVIOUS_KEPT: Final = 4096
+
+
 def _previous(
     rules: Rules,
     number: int,
@@ -288,7 +315,28 @@ def _previous(
 ) -> dict[str, Any]:
     """The previous hand's view: the same for every state of the hand in play (every seat's
     and spectator's state carries it, and telling it in words costs more than the rest of
-    the state), so it is made once per hand and viewer. Nothing changes the dict returned."""
+    the state), so it is made once per hand and viewer. Nothing changes the dict returned.
+    (Found by identity: hashing the hand itself costs as much as a state's other fields.)"""
+    key = (id(hand), number, names, viewer, langs)
+    kept = _PREVIOUS.get(key)
+    if kept is not None and kept[0] is hand and kept[1] is rules:
+        view: dict[str, Any] = kept[2]
+        return view
+    view = _previous_view(rules, number, hand, names, viewer, langs)
+    _PREVIOUS[key] = (hand, rules, view)  # (holding the hand: its id is not reused meanwhile)
+    if len(_PREVIOUS) > _PREVIOUS_KEPT:
+        _PREVIOUS.popitem(last=False)
+    return view
+
+
+def _previous_view(
+    rules: Rules,
+    number: int,
+    hand: PublicHand,
+    names: tuple[str, ...],
+    viewer: int | None,
+    langs: tuple[str, ...],
+) -> dict[str, Any]:
     account = account_of_public(rules, hand, viewer=-1 if viewer is None else viewer)
     return _finished_view(
         rules,
@@ -348,23 +396,80 @@ def state_view(
     downloads: dict[str, Any],
     spectator: bool,
     langs: tuple[str, ...] = LANGS,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``view`` of a ``state`` message for ``obs``'s seat, or for a spectator; ``told`` in
     ``langs``.
 
     For a spectator, pass any seat's observation: its private fields are dropped here before
     anything is read from it.
+
+    ``shared``: one empty dict passed to every view made of the same moment (every seat's and
+    the spectators'), in which the first keeps what is the same for all: the public fields,
+    and without señas (docs/rules.md §11.1: then every seat saw the same moves) the hand's
+    account and log. Only what is made of public fields is kept there.
     """
     if spectator:
         obs = public(obs)
     rules = obs.rules
     names = [s.name for s in seats]
     viewer = None if spectator else obs.seat
-    account = account_of_observation(obs)  # told twice at a hand's end: made once
+    same_moves = shared is not None and not rules.senas
+    parts = shared.get("parts") if same_moves and shared is not None else None
+    account = account_of_observation(obs, parts)  # told twice at a hand's end: made once
+    common: dict[str, Any] | None = shared.get("common") if shared is not None else None
+    if common is None:
+        common = _common(obs, account, table, seq, hand_number, seats, spectators, downloads)
+        if shared is not None:
+            shared["common"] = common
+            if same_moves:
+                shared["parts"] = account.parts
+                shared["log"] = _log(obs)
     view: dict[str, Any] = {
+        **common,
+        "seq": seq,
+        "you": viewer,
+        "hand": [_card(c) for c in obs.hand],
+        "legal": [token(a) for a in obs.legal_actions],
+        "senas": senas_view(obs),
+        "log": shared["log"] if same_moves and shared is not None else _log(obs),
+        "finished": _finished(rules, hand_number, obs.previous, obs, names, viewer, langs, account),
+        "told": told(account, names, viewer, obs, langs, shared if same_moves else None),
+    }
+    if spectator:
+        del view["hand"]
+        del view["legal"]
+    return view
+
+
+def _log(obs: Observation) -> list[dict[str, Any]]:
+    return hand_log(
+        obs.rules,
+        obs.kind,
+        obs.moves,
+        obs.statements,
+        obs.shown,
+        obs.hand_points if obs.hand_over else None,
+    )
+
+
+def _common(
+    obs: Observation,
+    account: Account,
+    table: str,
+    seq: int,
+    hand_number: int,
+    seats: Sequence[SeatMeta],
+    spectators: int,
+    downloads: dict[str, Any],
+) -> dict[str, Any]:
+    """The fields of a state that every seat and spectator sees alike (docs/rules.md §10): made
+    of ``obs``'s public fields only (not its cards, legal actions or señas), and of the
+    ``account``'s public parts."""
+    rules = obs.rules
+    return {
         "table": table,
         "seq": seq,
-        "you": None if spectator else obs.seat,
         "seats": [
             {
                 "name": s.name,
@@ -384,8 +489,6 @@ def state_view(
         # (docs/rules.md §8); none in a redondo.
         "duels": [list(d) for d in duel_seats(obs.mano)] if obs.kind == PICA_PICA else [],
         "turn": obs.turn,
-        "hand": [_card(c) for c in obs.hand],
-        "legal": [token(a) for a in obs.legal_actions],
         "held": _held(obs),
         "score": list(obs.score),
         "camas": list(obs.camas),
@@ -393,28 +496,13 @@ def state_view(
         "bazas": [[[s, _card(c)] for s, c in baza] for baza in obs.bazas],
         "baza_results": list(obs.baza_results),
         "folded": list(obs.folded),
-        "stake": stake(obs),
-        "senas": senas_view(obs),
+        "stake": stake(obs, account),
         "flor_pending": token(obs.flor_pending) if obs.flor_pending else None,
         "statements": [list(s) for s in obs.statements],
-        "log": hand_log(
-            rules,
-            obs.kind,
-            obs.moves,
-            obs.statements,
-            obs.shown,
-            obs.hand_points if obs.hand_over else None,
-        ),
-        "finished": _finished(rules, hand_number, obs.previous, obs, names, viewer, langs, account),
-        "told": told(account, names, viewer, obs, langs),
         "over": obs.match_over,
         "winner": obs.winner,
         "downloads": downloads,
     }
-    if spectator:
-        del view["hand"]
-        del view["legal"]
-    return view
 
 
 def rules_summary(rules: Rules) -> dict[str, Any]:
