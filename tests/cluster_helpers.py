@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 from web_helpers import _free_port, choose, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from truco.web.connection import ANSWER_S, OPEN_S, PING_AFTER_S
 
@@ -231,8 +231,8 @@ class Player:
                     ping_interval=None,  # a browser sends no protocol-level pings
                     close_timeout=1,
                 )
-            except (OSError, TimeoutError, InvalidStatus):
-                pass
+            except (OSError, TimeoutError, InvalidHandshake):
+                pass  # refused, or a node killed or drained mid-handshake: the next one
             else:
                 self.through = node.name
                 try:
