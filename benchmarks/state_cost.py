@@ -6,8 +6,10 @@ own, as before issue 53's second round).
     .venv/bin/python benchmarks/state_cost.py
     .venv/bin/python benchmarks/state_cost.py --players 4 --variant espanol --senas
     .venv/bin/python benchmarks/state_cost.py --alone
+    .venv/bin/python benchmarks/state_cost.py --observations
 
-It prints microseconds an action (all seats' states) and the mean size of a state. Seeded: the
+It prints microseconds an action (all seats' states) and the mean size of a state; with
+``--observations``, what each seat's observation (``Match.observation``) costs alone. Seeded: the
 same games every run. This is a benchmark, not a test: run it on a quiet machine.
 """
 
@@ -46,6 +48,11 @@ def run(args: argparse.Namespace, actions: int) -> tuple[float, float]:
             match = Match(rules, seed=rng.randrange(1 << 30))
         match.apply(pick(rng, match.legal_actions()))
         start = time.perf_counter()
+        if args.observations:
+            for seat in range(rules.players):
+                match.observation(seat)
+            spent += time.perf_counter() - start
+            continue
         shared: dict[str, Any] | None = None if args.alone else {}
         for seat in range(rules.players):
             view = state_view(
@@ -74,9 +81,13 @@ def main() -> None:
     p.add_argument("--actions", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--alone", action="store_true", help="each seat's state on its own")
+    p.add_argument("--observations", action="store_true", help="time the observations alone")
     args = p.parse_args()
     run(args, 2_000)  # warm-up: imports, caches
     per_action, size = run(args, args.actions)
+    if args.observations:
+        print(f"{args.variant} {args.players}p: {per_action / args.players:.1f} µs an observation")
+        return
     how = "alone" if args.alone else "together"
     print(
         f"{args.variant} {args.players}p, states made {how}: {per_action:.1f} µs an action "
