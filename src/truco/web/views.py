@@ -322,23 +322,8 @@ def _previous(
     if kept is not None and kept[0] is hand and kept[1] is rules:
         view: dict[str, Any] = kept[2]
         return view
-    view = _previous_view(rules, number, hand, names, viewer, langs)
-    _PREVIOUS[key] = (hand, rules, view)  # (holding the hand: its id is not reused meanwhile)
-    if len(_PREVIOUS) > _PREVIOUS_KEPT:
-        _PREVIOUS.popitem(last=False)
-    return view
-
-
-def _previous_view(
-    rules: Rules,
-    number: int,
-    hand: PublicHand,
-    names: tuple[str, ...],
-    viewer: int | None,
-    langs: tuple[str, ...],
-) -> dict[str, Any]:
     account = account_of_public(rules, hand, viewer=-1 if viewer is None else viewer)
-    return _finished_view(
+    view = _finished_view(
         rules,
         number,
         hand.moves,
@@ -352,6 +337,10 @@ def _previous_view(
         viewer,
         langs,
     )
+    _PREVIOUS[key] = (hand, rules, view)  # (holding the hand: its id is not reused meanwhile)
+    if len(_PREVIOUS) > _PREVIOUS_KEPT:
+        _PREVIOUS.popitem(last=False)
+    return view
 
 
 def _finished_view(
