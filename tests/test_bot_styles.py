@@ -20,7 +20,7 @@ from truco.actions import (
 from truco.bots import bot_names, make_bot
 from truco.bots.heuristic import HeuristicBot
 from truco.bots.search import SearchBot
-from truco.bots.styles import STYLES, StyleBot, own_dealt
+from truco.bots.styles import STYLES, StyleBot
 from truco.cards import STRENGTH, envido_value
 from truco.match import Match
 from truco.observation import Observation
@@ -59,7 +59,7 @@ def watch(name: str, matches: int = 12) -> Seen:
 
 def _note(seen: Seen, obs: Observation, action: int) -> None:
     seen.decisions += 1
-    value = envido_value(own_dealt(obs))
+    value = envido_value(obs.dealt)
     if obs.envido_pending:
         seen.envido_answers[action != NO_QUIERO] += 1
     elif action in (ENVIDO, REAL_ENVIDO, FALTA_ENVIDO):

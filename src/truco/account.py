@@ -308,7 +308,7 @@ def account_of_observation(obs: Observation, parts: tuple[Part, ...] | None = No
     ``parts``: those of another seat's account of the same moment, when both seats saw the
     same moves (no seña in the hand); only the seat's own cards then differ."""
     n = obs.rules.players
-    mine = own_cards(obs)
+    mine = obs.dealt
     cards = tuple(mine if s == obs.seat else () for s in range(n))
     values = tuple(envido_value(mine) if s == obs.seat and len(mine) == 3 else -1 for s in range(n))
     if parts is None:
@@ -379,15 +379,14 @@ def account_of_match(match: Match, index: int) -> Account:
 
 
 def own_cards(obs: Observation) -> tuple[int, ...]:
-    """The three cards dealt to ``obs.seat`` in the hand in play: held and played."""
-    played = tuple(m.action for m in obs.moves if m.seat == obs.seat and m.action < 40)
-    return (*played, *obs.hand)
+    """The three cards dealt to ``obs.seat`` in the hand in play (``Observation.dealt``)."""
+    return obs.dealt
 
 
 def own_envido(obs: Observation) -> int:
     """The envido value of the observing seat's three cards (docs/rules.md §1.2); -1 without
     cards."""
-    cards = own_cards(obs)
+    cards = obs.dealt
     return envido_value(cards) if len(cards) == 3 else -1
 
 

@@ -99,6 +99,14 @@ class Observation:
     def players(self) -> int:
         return self.rules.players
 
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The three cards dealt to this seat in the hand in play: those it played, in order,
+        then those it holds (fewer after it left the hand)."""
+        seat = self.seat
+        played = tuple(m.action for m in self.moves if m.seat == seat and m.action < 40)
+        return (*played, *self.hand)
+
     def seen_cards(self) -> frozenset[int]:
         """Every card this seat has seen: its own, those played, those shown."""
         seen = set(self.hand)

@@ -84,12 +84,6 @@ def envido_win_chance(value: int, deck: tuple[int, ...], rivals: int, rival_call
     return single**rivals
 
 
-def own_dealt(obs: Observation) -> tuple[int, ...]:
-    """The seat's three cards of this hand: those in hand and those it has played."""
-    played = tuple(m.action for m in obs.moves if m.seat == obs.seat and m.action < 40)
-    return tuple(obs.hand) + played
-
-
 def truco_chance(
     obs: Observation,
     rng: Any,
@@ -205,7 +199,7 @@ class HeuristicBot(Bot):
 
     def _team_envido(self, obs: Observation) -> int:
         """Its own envido, or the good envido a partner signalled (docs/rules.md §11.1), if more."""
-        value = envido_value(own_dealt(obs))
+        value = envido_value(obs.dealt)
         if self.read_senas and obs.rules.senas:
             for move in obs.moves:
                 partner = move.seat != obs.seat and move.seat % 2 == obs.seat % 2
@@ -223,7 +217,7 @@ class HeuristicBot(Bot):
             return flor
         if (
             A_LEY_DE_JUEGO in obs.legal_actions
-            and envido_value(own_dealt(obs)) >= 31
+            and envido_value(obs.dealt) >= 31
             and truco_chance(obs, self.rng, self.samples, self.read_senas) >= 0.72
         ):
             return A_LEY_DE_JUEGO

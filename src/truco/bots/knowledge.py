@@ -9,7 +9,6 @@ replaying the hand's public moves, which is how determinized search sees the tab
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from itertools import combinations
@@ -33,6 +32,7 @@ from truco.actions import (
 )
 from truco.bots.rollout import play_card, truco_strength
 from truco.bots.signals import TRUTH
+from truco.bots.team import sigmoid
 from truco.cards import envido_value
 from truco.errors import TrucoError
 from truco.flor import has_flor
@@ -42,10 +42,6 @@ from truco.observation import Observation, public_statements
 from truco.senas import is_true
 
 Deal = tuple[tuple[int, ...], ...]
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def likelihood(hand: Hand, action: int) -> float:
@@ -61,14 +57,14 @@ def likelihood(hand: Hand, action: int) -> float:
     if ENVIDO <= action <= FALTA_ENVIDO:
         value = envido_value(hand.dealt[p])
         if hand.envido_state == ENVIDO_PENDING:  # a raise
-            return 0.1 + 0.9 * _sigmoid((value - 29) / 1.5)
-        return 0.12 + 0.88 * _sigmoid((value - 26) / 1.5)
+            return 0.1 + 0.9 * sigmoid((value - 29) / 1.5)
+        return 0.12 + 0.88 * sigmoid((value - 26) / 1.5)
     if action in (QUIERO, NO_QUIERO):
         if hand.envido_state == ENVIDO_PENDING:
             value = envido_value(hand.dealt[p])
-            yes = 0.05 + 0.9 * _sigmoid((value - 25) / 1.5)
+            yes = 0.05 + 0.9 * sigmoid((value - 25) / 1.5)
         else:
-            yes = 0.05 + 0.9 * _sigmoid((truco_strength(hand, p) - 0.4) * 10)
+            yes = 0.05 + 0.9 * sigmoid((truco_strength(hand, p) - 0.4) * 10)
         return yes if action == QUIERO else 1.0 - yes
     return truco_bet_likelihood(truco_strength(hand, p))  # a truco call or raise
 
@@ -81,7 +77,7 @@ def truco_bet_likelihood(strength: float, floor: float = BLUFF_FLOOR) -> float:
     """How likely a player is to call or raise the truco with cards of ``strength``
     (:func:`truco.bots.rollout.truco_strength`): mostly from strength, with a share ``floor``
     of bluffs."""
-    return floor + (1.0 - floor) * _sigmoid((strength - 0.6) * 10)
+    return floor + (1.0 - floor) * sigmoid((strength - 0.6) * 10)
 
 
 def _truco_bet(hand: Hand, action: int) -> bool:

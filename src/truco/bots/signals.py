@@ -51,12 +51,6 @@ PRIORITY: Final = (
 )
 
 
-def own_dealt(obs: Observation) -> tuple[int, ...]:
-    """The seat's three cards of this hand: in hand and already played."""
-    played = tuple(m.action for m in obs.moves if m.seat == obs.seat and m.action < 40)
-    return tuple(obs.hand) + played
-
-
 def sena_to_make(obs: Observation, rng: random.Random) -> int | None:
     """The seña to make now, or None: one per hand, true :data:`TRUTH` of the time."""
     legal = obs.legal_actions
@@ -64,7 +58,7 @@ def sena_to_make(obs: Observation, rng: random.Random) -> int | None:
         return None
     if any(m.seat == obs.seat and is_sena(m.action) for m in obs.moves):
         return None
-    dealt = own_dealt(obs)
+    dealt = obs.dealt
     if len(dealt) != 3:
         return None
     if rng.random() >= TRUTH:
@@ -86,7 +80,7 @@ def flor_action(obs: Observation) -> int | None:
     legal = obs.legal_actions
     if FLOR in legal:
         return FLOR
-    dealt = own_dealt(obs)
+    dealt = obs.dealt
     value = flor_value(dealt) if len(dealt) == 3 and has_flor(dealt) else 0
     if CON_FLOR_ME_ACHICO in legal:
         if value >= 36:

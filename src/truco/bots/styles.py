@@ -63,12 +63,6 @@ STYLES: Final[dict[str, Style]] = {
 }
 
 
-def own_dealt(obs: Observation) -> tuple[int, ...]:
-    """The seat's three cards of this hand: those in hand and those it has played."""
-    played = tuple(m.action for m in obs.moves if m.seat == obs.seat and m.action < 40)
-    return tuple(obs.hand) + played
-
-
 def strength(obs: Observation) -> float:
     """A rough chance, from the seat's own cards and the bazas so far, of winning the bazas."""
     held = sorted((STRENGTH[c] for c in obs.hand), reverse=True)
@@ -139,7 +133,7 @@ class StyleBot(Bot):
         legal = obs.legal_actions
         if ENVIDO not in legal and REAL_ENVIDO not in legal and FALTA_ENVIDO not in legal:
             return None
-        value = envido_value(own_dealt(obs))
+        value = envido_value(obs.dealt)
         s = self.style
         for call, least in ((FALTA_ENVIDO, s.falta), (REAL_ENVIDO, s.real_envido)):
             if call in legal and value >= least:
@@ -152,7 +146,7 @@ class StyleBot(Bot):
 
     def _answer_envido(self, obs: Observation) -> int:
         legal = obs.legal_actions
-        value = envido_value(own_dealt(obs))
+        value = envido_value(obs.dealt)
         s = self.style
         if len(obs.envido_chain) < 3 and value >= s.raise_envido:
             for call in (REAL_ENVIDO, ENVIDO):

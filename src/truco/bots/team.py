@@ -37,7 +37,7 @@ from itertools import combinations
 from typing import Final
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, SENA_1E, SENA_ENVIDO
-from truco.bots.signals import TRUTH, own_dealt
+from truco.bots.signals import TRUTH
 from truco.bots.value import win_probability
 from truco.cards import STRENGTH, envido_value
 from truco.envido import falta_points
@@ -56,7 +56,8 @@ STRONG: Final = 1
 FALTA: Final = 2
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
+    """The logistic curve: 1/2 at 0, towards 0 and 1 on either side (the readings' curves)."""
     return 1.0 / (1.0 + math.exp(-x))
 
 
@@ -80,7 +81,7 @@ def likelihoods(deck: tuple[int, ...]) -> tuple[tuple[float, ...], ...]:
     for share, floor, scale in zip(SHARES, FLOORS, SCALES, strict=True):
         centre = next(v for v in range(VALUES) if sum(pmf[v:]) <= share)
         tables.append(
-            tuple(floor + (1 - floor) * _sigmoid((v - centre) / scale) for v in range(VALUES))
+            tuple(floor + (1 - floor) * sigmoid((v - centre) / scale) for v in range(VALUES))
         )
     return tuple(tables)
 
@@ -232,7 +233,7 @@ def team_envido_known(obs: Observation, read_senas: bool = True) -> int:
     """The best envido the seat's team is known to hold: its own, a partner's stated value
     (docs/rules.md §5.5), the "good envido" a partner signalled (docs/rules.md §11.1), or what a
     partner's cards played already make."""
-    best = envido_value(own_dealt(obs))
+    best = envido_value(obs.dealt)
     mates = set(partners(obs))
     for seat, value in obs.statements:
         if seat in mates and value is not None:
@@ -281,7 +282,7 @@ def envido_support(obs: Observation, read_senas: bool = True, accepted_by: int =
     >>> 0.0 < envido_support(Match(find_variant("espanol", players=4), seed=1).observation(0)) < 1.0
     True
     """
-    team = [point(envido_value(own_dealt(obs)))]
+    team = [point(envido_value(obs.dealt))]
     team += [seat_envido_pmf(obs, s, read_senas) for s in partners(obs)]
     others = []
     for s in rivals(obs):
