@@ -581,8 +581,11 @@ class Hand:
         The truco is worth ``fixed`` points (a rejected call) or, when ``fixed`` is -1, its
         current value (computed after the envido, which matters for joc fora), and then
         ``extra`` (the first-baza mazo penalty, docs/rules.md §6). ``kind`` and ``seat`` (who said
-        "no quiero", who went to the mazo, or -1 for the bazas) are the reason's.
+        "no quiero", who went to the mazo, or -1 for the bazas) are the reason's. What an
+        option of docs/rules.md §11 scores first comes before all that (:meth:`_score_options`).
         """
+        if self._score_options():
+            return
         if self.rules.envido_settled == "end_of_hand":
             if self.envido_state == ENVIDO_ACCEPTED:
                 self._settle_envido()
@@ -598,6 +601,12 @@ class Hand:
             if extra:
                 self._score(kinds.MAZO_PENALTY, truco_winner, extra, seat)
         self._end()
+
+    def _score_options(self) -> bool:
+        """What an option of docs/rules.md §11 scores when the hand ends, before the envido and
+        the truco; whether that ended it (a team reached the target). Nothing here:
+        :class:`truco.options_hand.OptionHand` scores its flores."""
+        return False
 
     def _end(self) -> None:
         self.over = True

@@ -299,19 +299,13 @@ class OptionHand(Hand):
                 return
         Hand._end_baza(self)
 
-    def _finish(
-        self,
-        truco_winner: int,
-        fixed: int = -1,
-        extra: int = 0,
-        kind: str = kinds.TRUCO,
-        seat: int = -1,
-    ) -> None:
+    def _score_options(self) -> bool:
+        """A flor sung and never answered scores when the hand ends, first (docs/rules.md
+        §11.3); whether that ended the hand."""
         if self.flor_state == FLOR_SUNG:
             self._unanswered_flores()
-            if self.over:
-                return
-        Hand._finish(self, truco_winner, fixed, extra, kind, seat)
+            return self.over
+        return False
 
 
 def new_hand(
