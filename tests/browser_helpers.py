@@ -24,10 +24,25 @@ ARGS = [
     "--disable-dev-shm-usage",
 ]
 
-#: ``pytestmark = needs_chromium`` in a module of browser tests.
-needs_chromium = pytest.mark.skipif(
-    not os.access(CHROMIUM, os.X_OK), reason="needs Debian's chromium (make test installs it)"
-)
+
+def _missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return "needs Debian's chromium at /usr/bin/chromium (make test installs it)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "needs the playwright package (pip install -e '.[dev]'; make test installs it)"
+    return None
+
+
+MISSING = _missing()
+#: Whether the browser tests can run here (a module imports playwright only then).
+READY = MISSING is None
+
+#: ``pytestmark = needs_chromium`` in a module of browser tests: skipped, with the reason,
+#: where chromium or playwright is missing.
+needs_chromium = pytest.mark.skipif(not READY, reason=MISSING or "")
 
 
 @contextmanager

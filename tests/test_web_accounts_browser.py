@@ -6,18 +6,17 @@ once their ratings have settled (this server settles them after one game)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, BrowserContext, Page
 
 

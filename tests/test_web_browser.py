@@ -4,17 +4,16 @@ score change; reload in the middle of a hand and go on."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
 
 
@@ -226,7 +225,11 @@ def test_a_2v2_with_señas_the_human_sees_the_bot_partners_seña(
         else:
             my_move(page)
         page.wait_for_timeout(60)
-    assert made and partner.count() == 1
+    table = server.table(page.url.rsplit("/", 1)[-1])
+    assert made and partner.count() == 1, (  # (what the page and the table say, if not)
+        f"made={made} over={table.match.over} hands={len(table.match.hands)} "
+        f"last actions={table.actions[-12:]} log={page.locator('#log').inner_text()[-400:]!r}"
+    )
     text = partner.inner_text()
     assert ":" in text and any(f in text for f in "😲😉😏😒😣😗😮😑😌")
     assert "pillada" not in text  # a partner's seña is not "caught": partners always see it

@@ -4,13 +4,12 @@ table with their duplicate scores and a link to each other's replay."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from test_web_accounts_browser import context, move, sign_up
 from web_helpers import LiveServer
 
@@ -18,7 +17,7 @@ from truco.web import bots, daily
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
 
 #: The expert's budget here: tiny, so that the test stays quick.

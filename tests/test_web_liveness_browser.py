@@ -8,7 +8,6 @@ The deadlines are the ones the server's side documents (``truco.web.connection``
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -16,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 
 from truco.web.connection import ANSWER_S, OPEN_S, PING_AFTER_S
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page, WebSocketRoute
 
 TABLE_JS = Path(__file__).parents[1] / "src" / "truco" / "web" / "static" / "table.js"

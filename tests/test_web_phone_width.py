@@ -4,18 +4,17 @@ wide on 360- and 390-px screens (issue 52)."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 from websockets.sync.client import connect
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser
 
 

@@ -6,14 +6,13 @@ it down; the page has no script or style error (CSP ``'self'``)."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from sqlalchemy import select
 from web_helpers import LiveServer
 
@@ -24,7 +23,7 @@ from truco.web.schema import PuzzleRow
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -5,7 +5,6 @@ verdict that the site installs."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import struct
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from browser_helpers import ARGS, CHROMIUM, launched, needs_chromium
+from browser_helpers import ARGS, CHROMIUM, READY, launched, needs_chromium
 from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute
 from web_helpers import LiveServer
@@ -26,7 +25,7 @@ from truco.account_text import LANGS
 from truco.web import app_shell, icons
 from truco.web.static_pages import STATIC
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, BrowserContext, Page
 if TYPE_CHECKING:
     from playwright.sync_api import ViewportSize

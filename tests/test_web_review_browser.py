@@ -5,14 +5,13 @@ phone's screen does not scroll sideways. ``expert`` judges with a tiny budget he
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from test_web_games import finished_game
 from web_helpers import LiveServer
 
@@ -20,7 +19,7 @@ from truco.web import reviews
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
 
 

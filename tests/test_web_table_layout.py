@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 from websockets.sync.client import connect
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
 
 SIZES = [(1366, 657), (390, 844), (360, 640)]

@@ -5,13 +5,12 @@ core's ``duel_seats``) and the page renders them; a redondo shows no such label.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 from websockets.sync.client import connect
 
@@ -19,7 +18,7 @@ from truco.match import PICA_PICA, duel_seats
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser
 
 

@@ -8,20 +8,19 @@ One Chromium for the module; short limits (``away_limit``, bot pace) keep it qui
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 
 AWAY = 1.0
 
 pytestmark = needs_chromium
 
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
     from playwright.sync_api import Error as PlaywrightError
 

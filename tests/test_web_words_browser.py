@@ -12,13 +12,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from browser_helpers import CHROMIUM, launched, needs_chromium
+from browser_helpers import READY, launched, needs_chromium
 from web_helpers import LiveServer
 
 from truco.interface_text import STRINGS
 
 pytestmark = needs_chromium
-if os.access(CHROMIUM, os.X_OK):
+if READY:
     from playwright.sync_api import Browser, Page
 
 #: Where the screenshots go (looked at by hand; ``TRUCO_SHOTS=dir`` keeps them).
