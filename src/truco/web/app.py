@@ -287,6 +287,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     created = Window(settings.tables_per_address_per_hour, 3600.0)
     sockets = AddressCount(settings.address_rate_per_s, 2 * settings.address_rate_per_s)
+    app.state.sockets = sockets  # (the WebSockets each address holds, and its message bucket)
 
     def registry(request: Request | WebSocket) -> Tables:
         tables: Tables = request.app.state.tables
