@@ -26,6 +26,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from truco.web import clock, daily
 from truco.web.auth import Auth
 from truco.web.connection import hash_token
+from truco.web.routing import base_url
 from truco.web.static_pages import page
 from truco.web.store import SeatData
 from truco.web.tables import ServerFull, Tables
@@ -125,7 +126,6 @@ def router() -> APIRouter:
         except daily.AlreadyPlayed as e:  # (two tries at once: the first one counts)
             return _played(e.table)
         tables.generation += 1
-        from truco.web.app import base_url  # (the app imports this module)
 
         base = base_url(request.app.state.settings, request)
         return JSONResponse(

@@ -36,6 +36,7 @@ from truco.web.bots import DEFAULT_LEVEL, OFFERED_LEVELS
 from truco.web.limits import Window, client_host, take_or_429
 from truco.web.matchmaking import MAX_WAIT, Entry, Formed, Matchmaker, QueueFull, Seated
 from truco.web.protocol import ProtocolError, clean_name
+from truco.web.routing import base_url
 from truco.web.settings import Settings
 from truco.web.tables import Tables
 
@@ -240,8 +241,6 @@ def router() -> APIRouter:
         if found is None:
             raise HTTPException(404, "no such ticket: it was seated long ago, left or expired")
         if isinstance(found, Seated):
-            from truco.web.app import base_url  # app.py imports this module
-
             settings: Settings = request.app.state.settings
             return _seated(found, base_url(settings, request))
         return _waiting(m, found, now)
