@@ -103,7 +103,8 @@ everywhere.
 
 The budget is ``iterations`` deals per decision (the same seed plays the same game anywhere:
 by default 450 at two players, 600 at team tables);
-``max_ms`` caps the time as well (play is then reproducible only while the cap does not bind).
+``budget_ms`` caps the time as well, the name ``search`` gives its budget (play is then
+reproducible only while the cap does not bind); ``max_ms`` is its older name.
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ class ExpertBot(Bot):
         self,
         seed: int | None = None,
         iterations: int | None = None,
-        max_ms: float | None = None,
+        budget_ms: float | None = None,
         policy: str | None = None,
         senas: bool = True,
         read_senas: bool = True,
@@ -235,6 +236,7 @@ class ExpertBot(Bot):
         team_falta: str = "read",
         team_raise: str = "rules",
         worth: str = "auto",
+        max_ms: float | None = None,
     ) -> None:
         super().__init__(seed)
         for option, value, allowed in (
@@ -302,11 +304,15 @@ class ExpertBot(Bot):
         if self.draws < 1:
             raise TrucoError("expert: draws must be at least 1")
         self.iterations = None if iterations is None else int(iterations)
-        self.max_ms = None if max_ms is None else float(max_ms)
+        if max_ms is not None:  # (the older name of budget_ms)
+            if budget_ms is not None:
+                raise TrucoError("expert: give budget_ms, not both it and max_ms (its old name)")
+            budget_ms = max_ms
+        self.budget_ms = None if budget_ms is None else float(budget_ms)
         if self.iterations is not None and self.iterations < 1:
             raise TrucoError("expert: iterations must be at least 1")
-        if self.max_ms is not None and self.max_ms <= 0:
-            raise TrucoError("expert: max_ms must be more than 0")
+        if self.budget_ms is not None and self.budget_ms <= 0:
+            raise TrucoError("expert: budget_ms must be more than 0")
         if policy is not None and not Path(policy).exists():
             raise TrucoError(f"expert: no policy file {policy}")
         self.policy = shared_policy(policy)
@@ -470,13 +476,14 @@ class ExpertBot(Bot):
             reading = partner_envido_unread(reading, obs.seat & 1, stakes_only)
         if self.team_falta == "read" and not duel:  # decision 107
             reading = team_falta_read(reading)
+        budget = self.budget_ms
         return search_deals(
             obs,
             legal,
             sampler,
             self.rng,
             iterations=iterations,
-            deadline=None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000,
+            deadline=None if budget is None else time.perf_counter() + budget / 1000,
             min_iterations=8,
             play=play,
             model=reading,
