@@ -258,7 +258,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
         server = subprocess.Popen(
             [
-                *(sys.executable, "-m", "truco.cli", "serve", "--port", str(port)),
+                *(sys.executable, "-m", "truco.commands.cli", "serve", "--port", str(port)),
                 *("--database-url", url, "--log-level", "warning"),
                 # One load generator is one client address: lift the per-address caps.
                 *("--signins-per-address", "1000000", "--signins-per-name", "1000000"),

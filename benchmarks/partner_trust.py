@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from truco.actions import FALTA_ENVIDO, MAZO, NO_QUIERO, QUIERO, RETRUCO, TOKENS, TRUCO
-from truco.arena import wilson
 from truco.bots import make_bot
 from truco.bots.spec import parse_bot_spec
+from truco.commands.arena import wilson
 from truco.envido import falta_points, rejected_points
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import Match

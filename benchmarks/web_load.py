@@ -336,7 +336,14 @@ def main() -> int:
                 servers.append(
                     subprocess.Popen(
                         [
-                            *(sys.executable, "-m", "truco.cli", "serve", "--port", str(port)),
+                            *(
+                                sys.executable,
+                                "-m",
+                                "truco.commands.cli",
+                                "serve",
+                                "--port",
+                                str(port),
+                            ),
                             *where,
                             *(("--node-id", f"n{i}") if cluster else ()),
                             "--log-level",

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from truco.arena import run_arena
+from truco.commands.arena import run_arena
 from truco.env.gym_env import TrucoGymEnv
 from truco.variants import find_variant
 

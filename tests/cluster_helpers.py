@@ -110,7 +110,7 @@ def start_node(
     """A node; flags in ``extra`` override :data:`NODE_FLAGS`."""
     port = _free_port()
     log = folder / f"{name}.log"
-    args = [sys.executable, "-m", "truco.cli", "serve", "--port", str(port)]
+    args = [sys.executable, "-m", "truco.commands.cli", "serve", "--port", str(port)]
     args += ["--database-url", database, "--redis-url", redis, "--node-id", name]
     args += ["--lease-ms", str(lease_ms), *NODE_FLAGS, *extra]
     with open(log, "wb") as out:

@@ -31,7 +31,7 @@ class Served:
         self.log_path = folder / f"serve-{self.port}.log"
         self._log = self.log_path.open("wb")
         command = [
-            *(sys.executable, "-m", "truco.cli", "serve", "--port", str(self.port)),
+            *(sys.executable, "-m", "truco.commands.cli", "serve", "--port", str(self.port)),
             *("--database-url", f"sqlite:///{folder / f'edge-{self.port}.sqlite3'}"),
             *("--bot-executor", "thread", "--bot-workers", "1", "--log-level", "warning"),
             *flags,

@@ -35,7 +35,7 @@ from truco.account import (
 from truco.account_text import Teller, Words
 from truco.actions import ENVIDO, FALTA_ENVIDO, QUIERO, REAL_ENVIDO, RETRUCO, TRUCO
 from truco.cards import NAMES, envido_value
-from truco.cli import main
+from truco.commands.cli import main
 from truco.records import load
 from truco.referee import explain, replay
 from truco.variants import PRESETS

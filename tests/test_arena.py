@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from truco.actions import MAZO, NO_QUIERO
-from truco.arena import (
+from truco.bots.base import Bot, register
+from truco.commands.arena import (
     bradley_terry,
     mean_interval,
     parse_bot_spec,
@@ -17,8 +18,7 @@ from truco.arena import (
     specs,
     wilson,
 )
-from truco.bots.base import Bot, register
-from truco.cli import main
+from truco.commands.cli import main
 from truco.observation import Observation
 from truco.records import load
 from truco.referee import replay

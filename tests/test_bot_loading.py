@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from truco.arena import run_arena
 from truco.bots import bot_names, make_bot
 from truco.bots.spec import parse_bot_spec
-from truco.cli import main
+from truco.commands.arena import run_arena
+from truco.commands.cli import main
 from truco.errors import TrucoError
 from truco.variants import find_variant
 

@@ -11,7 +11,6 @@ import pytest
 from support import benchmark, match_after
 
 from truco.actions import QUIERO, TRUCO
-from truco.arena import run_arena
 from truco.bots import make_bot
 from truco.bots.bet_reading import (
     FLOOR,
@@ -26,6 +25,7 @@ from truco.bots.expert import ExpertBot
 from truco.bots.knowledge import truco_bet_likelihood
 from truco.bots.rollout import truco_strength
 from truco.cards import STRENGTH
+from truco.commands.arena import run_arena
 from truco.errors import TrucoError
 from truco.hand import Hand
 from truco.variants import find_variant

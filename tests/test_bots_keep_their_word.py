@@ -14,9 +14,9 @@ from contextlib import contextmanager
 import pytest
 
 from truco.actions import ENVIDO, FALTA_ENVIDO, QUIERO, REAL_ENVIDO
-from truco.arena import MatchSpec, play_match
 from truco.bots import bot_names, make_bot
 from truco.bots.search import DEFAULT_ITERATIONS, SearchBot
+from truco.commands.arena import MatchSpec, play_match
 from truco.match import Match
 from truco.observation import Observation
 from truco.variants import PRESETS, find_variant

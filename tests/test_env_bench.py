@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from truco.cli import main
+from truco.commands.cli import main
 from truco.env.bench import COLUMNS, run
 
 

@@ -12,9 +12,9 @@ import numpy as np
 import pyspiel
 
 import truco.env  # noqa: F401  (registers openspiel-ismcts)
-from truco.arena import run_arena
 from truco.bots import make_bot
 from truco.cards import NAMES
+from truco.commands.arena import run_arena
 from truco.env import encoding
 from truco.env.openspiel_game import GAME_NAME, TrucoGame, TrucoState
 from truco.match import Match

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from truco.actions import token
-from truco.arena import MatchSpec, play_match, run_arena
 from truco.bots import make_bot
 from truco.bots.external import BotFailure, ExternalBot
 from truco.bots.observation_json import observation_from_json, observation_to_json
 from truco.bots.spec import parse_bot_spec
 from truco.cards import BY_NAME
-from truco.cli import main
+from truco.commands.arena import MatchSpec, play_match, run_arena
+from truco.commands.cli import main
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.records import dumps, load
@@ -281,7 +281,7 @@ def test_suggest_asks_an_external_bot(tmp_path: Path, capsys: pytest.CaptureFixt
 @pytest.mark.parametrize("bot", ["easy", "normal", "hard:iterations=5", "cmd:node bot.js"])
 def test_play_takes_levels_and_external_bots(bot: str) -> None:
     pytest.importorskip("textual")
-    from truco.cli import build_parser
+    from truco.commands.cli import build_parser
     from truco.tui.command import config_of
 
     args = build_parser().parse_args(["play", "--bot", bot])

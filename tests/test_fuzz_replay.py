@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from truco import Match, find_variant
 from truco.actions import ALIASES, CALL_TOKENS
 from truco.cards import NAMES
-from truco.cli import main
+from truco.commands.cli import main
 from truco.records import MAX_ACTIONS, dumps
 from truco.referee import record_of
 
@@ -471,7 +471,7 @@ def test_player_count_of_a_preset_cannot_be_overridden(tmp_path, capsys):
 
 def run_cli(path: Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "truco.cli", "replay", str(path)],
+        [sys.executable, "-m", "truco.commands.cli", "replay", str(path)],
         capture_output=True,
         text=True,
         encoding="utf-8",

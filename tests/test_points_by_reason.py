@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from support import benchmark
 
-from truco.arena import run_arena
+from truco.commands.arena import run_arena
 from truco.records import load
 from truco.variants import find_variant
 

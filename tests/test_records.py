@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from truco.cli import main
+from truco.commands.cli import main
 from truco.records import dumps, load, loads
 from truco.referee import replay
 

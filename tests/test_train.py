@@ -10,7 +10,7 @@ import pytest
 
 from truco.bots import make_bot
 from truco.bots.policy import load_policy
-from truco.cli import main
+from truco.commands.cli import main
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.observation import observe

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from truco.cli import main
+from truco.commands.cli import main
 from truco.train import run as train_run
 from truco.train.command import recorded_command
 from truco.train.mccfr import Nodes

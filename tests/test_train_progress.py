@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from truco.cli import main
+from truco.commands.cli import main
 from truco.train.progress import Progress, duration, rate
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from truco.actions import TRUCO, parse_token
-from truco.cli import build_parser
+from truco.commands.cli import build_parser
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.tui.command import config_of

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tui_pilot import choose, dialog_text, game, play_hand, screen_lines, settle
 
-from truco.cli import build_parser, main
+from truco.commands.cli import build_parser, main
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.records import load

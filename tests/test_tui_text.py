@@ -13,7 +13,7 @@ import pytest
 from truco import Match, find_variant
 from truco.actions import NO_QUIERO, QUIERO, TRUCO
 from truco.cards import NAMES, parse
-from truco.cli import build_parser
+from truco.commands.cli import build_parser
 from truco.errors import TrucoError
 from truco.observation import Observation
 from truco.records import load

@@ -10,14 +10,14 @@ import pytest
 
 from truco.bots import make_bot
 from truco.cards import NAMES, parse_hand
-from truco.cli import main
+from truco.commands.cli import main
+from truco.commands.verify import FAILED, UNREVEALED, VERIFIED, verify_record
 from truco.errors import TrucoError
 from truco.fairness import Dealer, commitment, deal_from_seed, hand_seed, shuffled
 from truco.match import Match
 from truco.records import DealProof, Record, dumps, loads
 from truco.referee import record_of, replay
 from truco.variants import find_variant
-from truco.verify import FAILED, UNREVEALED, VERIFIED, verify_record
 
 
 def test_known_answer_vector() -> None:

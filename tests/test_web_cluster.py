@@ -29,10 +29,10 @@ from websockets.exceptions import ConnectionClosed
 
 from truco.actions import token
 from truco.cards import NAMES
+from truco.commands.verify import VERIFIED, verify_record
 from truco.records import loads
 from truco.referee import replay
 from truco.variants import variant_with
-from truco.verify import VERIFIED, verify_record
 from truco.web import clock, deals, lobby
 from truco.web.connection import ANSWER_S, OPEN_S, PING_AFTER_S
 from truco.web.proxy import RELAY_PING_S

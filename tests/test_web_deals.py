@@ -18,12 +18,12 @@ import pytest
 from sqlalchemy import text
 from web_helpers import Client, LiveServer, choose, joined
 
-from truco.cli import main
+from truco.commands.cli import main
+from truco.commands.verify import FAILED, VERIFIED, verify_record
 from truco.fairness import commitment, deal_from_seed, parse_seed
 from truco.match import Match
 from truco.records import dumps, loads
 from truco.referee import replay
-from truco.verify import FAILED, VERIFIED, verify_record
 from truco.web import migrate
 from truco.web.downloads import offered_hands
 from truco.web.store import Store
@@ -145,7 +145,7 @@ def test_commitments_before_deals_seeds_after_and_the_record_verifies(
     assert replay(record).winner == live.match.winner
     checks = verify_record(record)
     assert [c.status for c in checks] == [VERIFIED] * hands
-    # Each seed deals what the record says (checked here without truco.verify).
+    # Each seed deals what the record says (checked here without truco.commands.verify).
     rules = live.rules
     for h, written in enumerate(live.match.hands, 1):
         dealt = deal_from_seed(rules.cards, rules.players, written.mano, parse_seed(seeds[h]))

@@ -108,7 +108,14 @@ def test_forwarded_allow_ips_refuses_what_is_not_an_address(tmp_path: Path) -> N
     with pytest.raises(ValueError, match="request_timeout must be a positive"):
         Settings(request_timeout=0)
     run = subprocess.run(
-        [sys.executable, "-m", "truco.cli", "serve", "--forwarded-allow-ips", "10.0.0.1,*"],
+        [
+            sys.executable,
+            "-m",
+            "truco.commands.cli",
+            "serve",
+            "--forwarded-allow-ips",
+            "10.0.0.1,*",
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -118,7 +125,7 @@ def test_forwarded_allow_ips_refuses_what_is_not_an_address(tmp_path: Path) -> N
     assert "'*' is not an IP address or a CIDR network" in run.stderr
     assert "Traceback" not in run.stderr
     run = subprocess.run(
-        [sys.executable, "-m", "truco.cli", "serve", "--max-http-connections", "0"],
+        [sys.executable, "-m", "truco.commands.cli", "serve", "--max-http-connections", "0"],
         capture_output=True,
         text=True,
         timeout=60,

@@ -996,7 +996,7 @@ def test_old_tables_are_purged(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         db.execute("update truco_tables set created_at = ?", (old,))
     out = subprocess.run(
-        [sys.executable, "-m", "truco.cli", "serve", "--purge", "--database-url", url],
+        [sys.executable, "-m", "truco.commands.cli", "serve", "--purge", "--database-url", url],
         capture_output=True,
         text=True,
         timeout=60,

@@ -12,7 +12,7 @@ import pytest
 from web_helpers import LiveServer, joined
 from websockets.exceptions import ConnectionClosed
 
-from truco.cli import main
+from truco.commands.cli import main
 from truco.web.ops import JsonFormatter, NodeFormatter, node_id
 
 

@@ -124,7 +124,7 @@ def _json_lines(path: Path) -> list[dict[str, Any]]:
 def _serve(folder: Path) -> Iterator[tuple[int, Path]]:
     port = _free_port()
     log = folder / "serve.log"
-    args = [sys.executable, "-m", "truco.cli", "serve", "--port", str(port)]
+    args = [sys.executable, "-m", "truco.commands.cli", "serve", "--port", str(port)]
     args += ["--database-url", f"sqlite:///{folder / 'truco.sqlite3'}"]
     args += ["--bot-executor", "thread", "--log-format", "json"]
     with open(log, "wb") as out:

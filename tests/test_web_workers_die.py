@@ -74,7 +74,7 @@ async def _watch_bots_play(base: str, ws: str) -> None:
 
 def test_killed_server_leaves_no_worker(tmp_path: Path) -> None:
     port = _free_port()
-    args = [sys.executable, "-m", "truco.cli", "serve", "--port", str(port)]
+    args = [sys.executable, "-m", "truco.commands.cli", "serve", "--port", str(port)]
     args += ["--database-url", f"sqlite:///{tmp_path / 'truco.sqlite3'}"]
     args += ["--bot-workers", str(WORKERS), "--bot-delay", "0", "--hand-pause", "0"]
     args += ["--bot-executor", "process"]

@@ -26,12 +26,12 @@ from typing import Any, Final
 import numpy as np
 
 ADAPTERS: Final = ("pettingzoo", "gymnasium", "openspiel")
-#: ``engine`` is the bare engine (:mod:`truco.bench`, actions per second) for comparison.
+#: ``engine`` is the bare engine (:mod:`truco.commands.bench`, actions per second) for comparison.
 COLUMNS: Final = ("engine", *ADAPTERS)
 
 
 def _engine(variant: str, players: int, seconds: float, seed: int) -> tuple[int, int, float]:
-    from truco.bench import run as engine_run
+    from truco.commands.bench import run as engine_run
 
     row = engine_run(variant, players, seconds, seed)
     return row["actions"], row["matches"], row["seconds"]

@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from truco.arena import parse_bot_spec
 from truco.bots import make_bot
 from truco.bots.base import Bot
 from truco.bots.random_bot import RandomBot
+from truco.commands.arena import parse_bot_spec
 from truco.errors import IllegalActionError, TrucoError
 from truco.match import Match
 from truco.observation import Observation

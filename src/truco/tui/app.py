@@ -190,7 +190,7 @@ class PlayScreen(TableScreen):
         self._ticket = 0
 
     def _bot(self, seat: int) -> Bot:
-        from truco.arena import parse_bot_spec
+        from truco.commands.arena import parse_bot_spec
 
         name, options = parse_bot_spec(self.config.bot)
         budget = self.config.budget_ms

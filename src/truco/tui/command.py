@@ -102,9 +102,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def config_of(args: argparse.Namespace) -> PlayConfig:
     """The checked configuration of ``truco play``; a bad option raises :class:`TrucoError`."""
-    from truco.arena import parse_bot_spec
     from truco.bots import make_bot
-    from truco.cli import rules_of
+    from truco.commands.arena import parse_bot_spec
+    from truco.commands.cli import rules_of
 
     if getattr(args, "resume", None):
         return resumed_config(args)
@@ -133,8 +133,8 @@ def config_of(args: argparse.Namespace) -> PlayConfig:
 def resumed_config(args: argparse.Namespace) -> PlayConfig:
     """The configuration of ``truco play --resume FILE``: the rules, seat, bots and seed are
     the record's; the language, pace and games folder the command line's."""
-    from truco.arena import parse_bot_spec
     from truco.bots import make_bot
+    from truco.commands.arena import parse_bot_spec
     from truco.records import load
     from truco.referee import replay
 

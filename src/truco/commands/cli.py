@@ -38,7 +38,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from truco.bench import run
+    from truco.commands.bench import run
 
     if args.all:
         rows = [
@@ -129,7 +129,7 @@ def _rule_value(raw: str) -> object:
 
 
 def _arena(args: argparse.Namespace) -> int:
-    from truco.arena import bradley_terry, progress_bar, run_arena
+    from truco.commands.arena import bradley_terry, progress_bar, run_arena
 
     try:
         rules = _rules(args)
@@ -191,9 +191,9 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _suggest(args: argparse.Namespace) -> int:
     from truco.actions import Move
-    from truco.arena import parse_bot_spec
     from truco.bots import make_bot
     from truco.bots.base import ALIASES
+    from truco.commands.arena import parse_bot_spec
     from truco.records import load
     from truco.referee import replay
 
@@ -227,8 +227,8 @@ def _suggest(args: argparse.Namespace) -> int:
 def _analyze(args: argparse.Namespace) -> int:
     from concurrent.futures import ProcessPoolExecutor
 
-    from truco.arena import parse_bot_spec
     from truco.bots.review import report, review
+    from truco.commands.arena import parse_bot_spec
     from truco.records import load
 
     try:
@@ -373,8 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from truco.commands.verify import summary, verify_record
     from truco.records import load
-    from truco.verify import summary, verify_record
 
     try:
         checks = verify_record(load(args.file))
