@@ -22,7 +22,6 @@ from truco import account_text
 from truco.actions import (
     A_LEY_DE_JUEGO,
     CON_FLOR_ME_ACHICO,
-    ENVIDO,
     MAZO,
     NO_QUIERO,
     QUIERO,
@@ -327,38 +326,28 @@ def _cap(word: str) -> str:
     return word[:1].upper() + word[1:]
 
 
-class Texts:
-    """The words of one game: a language and the variant whose call words it uses."""
+class Texts(account_text.Words):
+    """The words of one game: the core's catalog (:class:`truco.account_text.Words`: the
+    calls, the cards, the account's messages) and the terminal's own keys (:data:`TEXTS`),
+    in a language, with the call words of a variant.
 
-    __slots__ = ("_calls", "_table", "lang", "variant")
+    A text may name the variant's words: ``{truco}``, ``{Truco}``, ``{envido}``, ``{Envido}``,
+    ``{yes}``, ``{no}`` (``truc``, ``Envit``, ``vull``, ``no vull`` in valenciano)."""
+
+    __slots__ = ()
 
     def __init__(self, lang: str, variant: str) -> None:
         if lang not in TEXTS:
             raise ValueError(f"language {lang!r}: languages are {', '.join(LANGS)}")
-        self.lang = lang
-        self.variant = variant
-        self._table = TEXTS[lang]
-        self._calls = {**CALL_WORDS["default"], **CALL_WORDS.get(variant, {})}
-
-    def __call__(self, key: str, **values: object) -> str:
-        """The text of ``key``; ``{truco}``, ``{Envido}``, ``{yes}``, ``{no}`` are the
-        variant's words (``truc``, ``Envit``, ``vull``, ``no vull`` in valenciano)."""
+        super().__init__(lang, variant)
+        self._table = {**self._table, **TEXTS[lang]}
         calls = self._calls
-        said: dict[str, object] = {
-            "truco": calls[TRUCO],
+        self._said = {
+            **self._said,
             "Truco": _cap(calls[TRUCO]),
-            "envido": calls[ENVIDO],
-            "Envido": _cap(calls[ENVIDO]),
             "yes": calls[QUIERO],
             "no": calls[NO_QUIERO],
         }
-        return self._table[key].format(**{**said, **values})
-
-    def call(self, action: int, *, raise_: bool = False) -> str:
-        """The word of a call; ``raise_`` for an envido that raises an envido (``torne``)."""
-        if raise_ and action == ENVIDO and "raise" in self._calls:
-            return self._calls["raise"]
-        return self._calls[action]
 
     def shout(self, action: int, *, raise_: bool = False) -> str:
         """A call as said at the table: ``¡Real envido!`` (``Real envido!`` in English)."""
@@ -382,10 +371,6 @@ class Texts:
         you, they, meaning = SENA_WORDS[self.lang][action]
         key = "sena_seat" if made else "sena_button"
         return self(key, gesture=they if made else you, meaning=meaning)
-
-    def card(self, card: int) -> str:
-        """The card's name: ``as de espadas``, ``ace of swords``."""
-        return account_text.Words(self.lang, self.variant).card(card)
 
     def variant_name(self) -> str:
         return VARIANT_NAMES.get(self.variant, self.variant)
