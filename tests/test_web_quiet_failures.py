@@ -27,7 +27,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from web_helpers import _free_port, postgres, wait_healthy
 
-from truco.web.outages import QUIET_S, RECOVERED_S, OneLineOutages, outage_of
+from truco.web.outages import QUIET_S, RECOVERED_S, OneLineOutages, outage_of, report
 
 # ---------------------------------------------------------------------- the filter
 
@@ -137,6 +137,32 @@ def _serve(folder: Path) -> Iterator[tuple[int, Path]]:
         server.wait(10)
 
 
+def test_a_failure_the_server_goes_on_after_joins_its_outage() -> None:
+    """``report``: an action that could not be stored while PostgreSQL is down (logged at
+    every retry of every table) counts in the database's outage, a traceback and then a line
+    every few seconds; a failure that is no outage stays one line, with no traceback."""
+    now = [1000.0]
+    quiet = OneLineOutages(clock=lambda: now[0])
+    kept: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = kept.append  # type: ignore[method-assign]
+    handler.addFilter(quiet)
+    logger = logging.getLogger("truco.test.report")
+    logger.propagate = False
+    logger.addHandler(handler)
+    try:
+        down = _database_down()
+        for seq in range(40):  # ten tables retrying, four times each, within QUIET_S
+            now[0] += QUIET_S / 50
+            report(logger, logging.ERROR, down, "table t%d: could not store action %d", seq, seq)
+        report(logger, logging.WARNING, KeyError("seat"), "table t: no rematch: %s", "seat")
+    finally:
+        logger.removeHandler(handler)
+    assert len(kept) == 2, [r.getMessage() for r in kept]
+    assert kept[0].exc_info is not None and "the database is unavailable" in kept[0].getMessage()
+    assert kept[1].exc_info is None and kept[1].getMessage() == "table t: no rematch: seat"
+
+
 def test_a_client_gone_mid_body_logs_one_line(tmp_path: Path) -> None:
     paths = ("/api/tables", "/api/accounts")  # the tables' own reader, and json_object's
     with _serve(tmp_path) as (port, log):
@@ -197,6 +223,15 @@ def test_a_redis_outage_logs_a_few_lines(tmp_path: Path) -> None:
         shutil.rmtree(root, ignore_errors=True)
     failed = [line for line in lines if "a table could not be created" in line["msg"]]
     assert all("Redis is unavailable" in line["msg"] for line in failed), failed
-    assert [line for line in lines if "exc" in line and "redis" in line["exc"]] == failed[:1]
-    assert 2 <= len(failed) <= 3, [line["msg"] for line in failed]  # OUTAGE_S / QUIET_S + 1
-    assert "more failures like it" in failed[1]["msg"]
+    # Every failure Redis caused (tables refused, the lobby not published or read, leases not
+    # renewed) is counted in one outage: a traceback, then a line every QUIET_S seconds.
+    outage = [line for line in lines if "Redis is unavailable" in line["msg"]]
+    assert [line for line in lines if "exc" in line and "redis" in line["exc"]] == outage[:1]
+    assert 2 <= len(outage) <= OUTAGE_S / QUIET_S + 2, [line["msg"] for line in outage]
+    assert any("more failures like it" in line["msg"] for line in outage[1:])
+    loose = ("could not be published", "could not be read", "could not be renewed")
+    assert [
+        line["msg"]
+        for line in lines
+        if any(words in line["msg"] for words in loose) and line not in outage
+    ] == []

@@ -28,6 +28,7 @@ from typing import Any
 from truco.web import lobby
 from truco.web.bots import BotRunner
 from truco.web.lease import Leases
+from truco.web.outages import report
 from truco.web.settings import Settings
 from truco.web.store import Fenced, Store
 from truco.web.tables import Table, Tables
@@ -93,7 +94,7 @@ class ClusterTables(Tables):
                 listed = json.dumps(lobby.listing(self))
                 await self.leases.redis.set(key, listed, px=int(LOBBY_TTL * 1000))
             except Exception as e:
-                log.warning("the lobby could not be published: %r", e)
+                report(log, logging.WARNING, e, "the lobby could not be published: %r", e)
             await asyncio.sleep(LOBBY_EVERY)
 
     async def lobby_listing(self) -> list[dict[str, Any]]:
@@ -107,7 +108,7 @@ class ClusterTables(Tables):
             others = [k for k in keys if (k if isinstance(k, bytes) else k.encode()) != mine]
             published = await self.leases.redis.mget(others) if others else []
         except Exception as e:
-            log.warning("the other nodes' lobbies could not be read: %r", e)
+            report(log, logging.WARNING, e, "the other nodes' lobbies could not be read: %r", e)
             published = []
         for text in published:
             if not text:
@@ -125,7 +126,7 @@ class ClusterTables(Tables):
             try:
                 await self.renew()
             except Exception as e:
-                log.warning("leases could not be renewed: %r", e)
+                report(log, logging.WARNING, e, "leases could not be renewed: %r", e)
                 if time.monotonic() - self._renewed > self.settings.lease_ms / 1000:
                     for table in list(self.live.values()):  # they may be someone else's now
                         self.disown(table)
@@ -183,7 +184,14 @@ class ClusterTables(Tables):
             try:
                 await self.leases.release(table_id)
             except Exception as e:
-                log.warning("table %s: its lease could not be released (%r)", table_id, e)
+                report(
+                    log,
+                    logging.WARNING,
+                    e,
+                    "table %s: its lease could not be released (%r)",
+                    table_id,
+                    e,
+                )
 
     def disown(self, table: Table) -> None:
         self.tokens.pop(table.id, None)

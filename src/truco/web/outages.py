@@ -96,4 +96,14 @@ class OneLineOutages(logging.Filter):
         return True
 
 
-__all__ = ["QUIET_S", "RECOVERED_S", "OneLineOutages", "outage_of"]
+def report(
+    logger: logging.Logger, level: int, error: BaseException, msg: str, *args: object
+) -> None:
+    """Log a failure that the server goes on after (``msg % args`` at ``level``): where
+    ``error`` says a backend is down, with the error attached, so that :class:`OneLineOutages`
+    makes the whole outage a traceback and a line every few seconds; any other failure as
+    one line, with no traceback."""
+    logger.log(level, msg, *args, exc_info=error if outage_of(error) is not None else None)
+
+
+__all__ = ["QUIET_S", "RECOVERED_S", "OneLineOutages", "outage_of", "report"]

@@ -43,6 +43,7 @@ from truco.web.bots import BOT_LEVELS, BotRunner
 from truco.web.connection import Conn, hash_token
 from truco.web.downloads import offered_hands
 from truco.web.limits import Window
+from truco.web.outages import report
 from truco.web.people import Signed, bot_accounts
 from truco.web.protocol import (
     PROTOCOL_VERSION,
@@ -516,7 +517,9 @@ class Table:
                     lambda c: Store.claim_seat(c, table_id, seat, who.account_id, name, fence)
                 )
             except Exception as e:
-                log.error("table %s: a seat could not be claimed: %s", self.id, e)
+                report(
+                    log, logging.ERROR, e, "table %s: a seat could not be claimed: %s", self.id, e
+                )
                 if isinstance(e, Fenced):
                     self.registry.disown(self)
                 return  # they play as a guest
@@ -543,7 +546,7 @@ class Table:
                     lambda c: Store.rename(c, table_id, seat, name, fence)
                 )
             except Exception as e:
-                log.error("table %s: could not store a name: %s", self.id, e)
+                report(log, logging.ERROR, e, "table %s: could not store a name: %s", self.id, e)
                 if isinstance(e, Fenced):
                     self.registry.disown(self)
                 raise ProtocolError("server", "the name could not be saved; try again") from None
@@ -595,7 +598,9 @@ class Table:
                 winner, table_id, result = self.match.winner, self.id, self.game_result()
                 await writer.run(lambda c: Store.finish(c, table_id, winner, fence, result))
         except Exception as e:  # (cancelled, the writer still commits it: it stays applied)
-            log.error("table %s: could not store action %d: %s", self.id, seq, e)
+            report(
+                log, logging.ERROR, e, "table %s: could not store action %d: %s", self.id, seq, e
+            )
             if isinstance(e, Fenced):  # another node owns it now: this one lets it go
                 self.registry.disown(self)
             self.actions.pop()
@@ -712,7 +717,7 @@ class Table:
         except ServerFull as e:
             raise ProtocolError("server_full", str(e)) from None
         except Exception as e:
-            log.error("table %s: no rematch: %s", self.id, e)
+            report(log, logging.ERROR, e, "table %s: no rematch: %s", self.id, e)
             raise ProtocolError("server", "the rematch could not be made; try again") from None
         text = encode({"type": "rematch", "table": new.id})
         for c in [*self.spectators, *(c for s in self.seats for c in s.conns)]:
@@ -793,7 +798,15 @@ class Table:
                     except ProtocolError as e:
                         failures += 1
                         self.bot_failures += 1
-                        log.warning("table %s: bot p%d: %s; again", self.id, seat, e.message)
+                        report(
+                            log,
+                            logging.WARNING,
+                            e,
+                            "table %s: bot p%d: %s; again",
+                            self.id,
+                            seat,
+                            e.message,
+                        )
                         continue
                 failures = 0
         finally:
