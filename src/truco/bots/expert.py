@@ -120,6 +120,7 @@ from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_r
 from truco.bots.edge import PRIOR_EDGE, Edge
 from truco.bots.equity import SAMPLES, RivalPlay, odds_bluff_play_out
 from truco.bots.equity import play_out as equity_play_out
+from truco.bots.expert_plan import Plan, resolve
 from truco.bots.knowledge import (
     CARD_FLOOR,
     Likelihood,
@@ -197,12 +198,6 @@ def _number(value: object) -> float:
         return math.nan
 
 
-def argentino_duel(rules: Rules) -> bool:
-    """Whether ``rules`` are a two-player argentino table, where several defaults were
-    measured and are set apart (decisions 99, 102, 105, 106)."""
-    return rules.players == 2 and rules.name == "argentino"
-
-
 @register("expert")
 class ExpertBot(Bot):
     name = "expert"
@@ -260,6 +255,7 @@ class ExpertBot(Bot):
                     f"expert: {option} must be one of {', '.join(allowed)}, not {value!r}"
                 )
         self.rivals = RivalModels()
+        self._plans: dict[tuple[str, int], Plan] = {}
         prior = _number(prior_edge)
         if not math.isfinite(prior):
             raise TrucoError(
@@ -326,6 +322,29 @@ class ExpertBot(Bot):
             return self.iterations
         return DUEL_ITERATIONS if players == 2 else DEFAULT_ITERATIONS
 
+    def plan(self, rules: Rules) -> Plan:
+        """What this bot does at a table of ``rules``: its ``auto`` options resolved, once per
+        preset and player count (:mod:`truco.bots.expert_plan`)."""
+        key = (rules.name, rules.players)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = resolve(
+                rules,
+                deals=self.deals(rules.players),
+                model=self.model,
+                infer=self.infer,
+                playouts=self.playouts,
+                answers=self.answers,
+                envido=self.envido,
+                bets=self.bets,
+                edge=self.edge_mode,
+                worth=self.worth,
+            )
+        return plan
+
+    def start(self, rules: Rules, seat: int) -> None:
+        self.plan(rules)
+
     def choose(self, obs: Observation) -> int:
         return self.values(obs)[0]
 
@@ -343,11 +362,9 @@ class ExpertBot(Bot):
         match at any score (docs/rules.md §5; decision 106)."""
         if self.edge is None:
             return 0.0
-        mode = self.edge_mode
-        if mode == "auto":  # where it was measured: argentino duels (decision 106)
-            if not argentino_duel(obs.rules):
-                return 0.0
-            mode = "falta"
+        mode = self.plan(obs.rules).edge  # (auto: falta in argentino duels; decision 106)
+        if mode == "nowhere":
+            return 0.0
         if mode == "falta" and FALTA_ENVIDO not in legal:
             chain = obs.envido_chain
             if not (obs.envido_pending and chain and chain[-1] == FALTA_ENVIDO):
@@ -358,11 +375,7 @@ class ExpertBot(Bot):
         """The model of a hand's points the worth of a score is counted with: the duel's at two
         players; at a team table the team tables' own with ``worth=table``, and with ``auto``
         where it was measured, argentino 6 (decisions 110, 111)."""
-        if rules.players == 2 or self.worth == "duel":
-            return HAND_POINTS
-        if self.worth == "auto" and not (rules.name == "argentino" and rules.players == 6):
-            return HAND_POINTS
-        return TEAM_HAND_POINTS
+        return HAND_POINTS if self.plan(rules).worth == "duel" else TEAM_HAND_POINTS
 
     def rivals_model(self, rules: Rules) -> str:
         """The model of the rivals (``rules`` or ``policy``) that ``infer=auto`` and
@@ -371,10 +384,7 @@ class ExpertBot(Bot):
         always (``model=rules``). ``model=auto`` keeps the rules in argentino duels, where
         they were measured better, and the evidence elsewhere (decision 99; at team tables
         the rules measured the same, decision 100)."""
-        model = self.model
-        if model == "auto":
-            model = "rules" if argentino_duel(rules) else "evidence"
-        return self.rivals.best() if model == "evidence" else "rules"
+        return self.rivals.best() if self.plan(rules).model == "evidence" else "rules"
 
     def reading_model(self, infer: str, model: Likelihood) -> Likelihood:
         """The likelihood the rivals' moves are read by under ``infer``."""
@@ -410,10 +420,11 @@ class ExpertBot(Bot):
         def model(hand: Hand, action: int) -> float:
             return action_likelihood(hand, action, table)
 
+        plan = self.plan(obs.rules)
         best = self.rivals_model(obs.rules)
         duel = obs.rules.players == 2
-        infer = best if self.infer == "auto" else self.infer
-        if self.infer == "auto" and argentino_duel(obs.rules):
+        infer = best if plan.infer in ("model", "measured") else plan.infer
+        if plan.infer == "measured":
             # the falta and the real envido read by measured rates (decisions 96, 105; the
             # falta alone with stakes=falta), and every envido move once the rivals' envido
             # decisions say they bluff it (decision 97)
@@ -423,15 +434,13 @@ class ExpertBot(Bot):
                 infer = "read" if self.rivals.reads() else self.stakes
             else:  # the two readings blended by their chances (decision 98)
                 infer = self.reading
-        playouts = best if self.playouts == "auto" else self.playouts
+        playouts = best if plan.playouts == "model" else plan.playouts
         played = None if playouts == "rules" else table
         greedy, envido_only = playouts == "greedy", playouts == "envido"
         # the play-outs' chances: enough for the counted answers' draws of a hand
         chance = Dice(random.Random(self.rng.getrandbits(32)), max(24, 6 * self.draws))
 
-        answers = self.answers
-        if answers == "auto":  # counted where it was measured better: two players (decision 91)
-            answers = "equity" if duel else "rules"
+        answers = plan.answers  # (auto: counted at two players, decision 91)
         counted = played is None and answers in ("equity", "read")
         read = answers == "read"
         rivals_team = 1 - (obs.seat & 1)
@@ -439,10 +448,8 @@ class ExpertBot(Bot):
         if counted and self.rival != "rules":
             bluff = self.rivals.bluff() if self.rival == "fit" else 0.0
             rival = RivalPlay(rivals_team, read=True, bluff=bluff)
-        iterations = self.deals(obs.rules.players)
-        envido = self.envido
-        if envido == "auto":  # the odds where measured better: team tables (decisions 94, 95)
-            envido = "rules" if duel else "odds"
+        iterations = plan.deals
+        envido = plan.envido  # (auto: the odds at team tables, decisions 94, 95)
         odds = envido == "odds" and played is None
         falta_from = self.falta_from
 
@@ -462,10 +469,7 @@ class ExpertBot(Bot):
                 play_out(hand, played, chance, greedy, envido_only)
 
         reading = self.reading_model(infer, model)
-        bets = self.bets
-        if bets == "auto":  # by their equity where measured better: argentino duels (decisions
-            # 101, 102), with a floor as high as the rival's early bluffs counted so far
-            bets = "fit" if argentino_duel(obs.rules) else "strength"
+        bets = plan.bets  # (auto: fit in argentino duels, decisions 101, 102)
         if bets in ("equity", "fit") and duel:  # a rival's early truco bets by their equity
             floor = max(FLOOR, self.rivals.early_bluff()) if bets == "fit" else FLOOR
             reading = early_bet_read(reading, floor)

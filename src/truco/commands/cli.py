@@ -369,7 +369,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="a .truco record with a [deal_proof] table")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_verify)
+
+    p = sub.add_parser("bots", help="what a bot does at a table")
+    bots = p.add_subparsers(dest="bots_command", required=True)
+    p = bots.add_parser(
+        "plan", help="expert's choices at a table, its auto options resolved, in words"
+    )
+    p.add_argument("bot", help="expert, or expert:option=value,... (as in truco arena)")
+    p.add_argument("--variant", choices=sorted(PRESETS), default="argentino")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_plan)
     return parser
+
+
+def _plan(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from truco.bots import make_bot
+    from truco.bots.expert import ExpertBot
+    from truco.bots.expert_plan import plan_lines
+    from truco.commands.arena import parse_bot_spec
+
+    try:
+        name, options = parse_bot_spec(args.bot)
+        bot = make_bot(name, seed=0, **options)
+        if not isinstance(bot, ExpertBot):
+            raise TrucoError(f"{args.bot}: only expert has a plan (its options by table)")
+        plan = bot.plan(find_variant(args.variant, players=args.players))
+    except TrucoError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(dataclasses.asdict(plan)))
+    else:
+        print("\n".join(plan_lines(plan)))
+    return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
