@@ -775,8 +775,8 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                 restarts = t.bot_restarts
 
                 def kill() -> int:
-                    task = t.bot_task
-                    if task is None or task.done() or t.bot_phase != "pause":
+                    task = t.bots.task
+                    if task is None or task.done() or t.bots.phase != "pause":
                         return -2 if t.match.over else -1
                     task.cancel()
                     return t.seq
@@ -793,14 +793,14 @@ def test_the_watchdog_restarts_a_dead_bot_loop_and_a_hung_move(tmp_path: Path) -
                     if time.monotonic() > deadline:
                         raise AssertionError(
                             "the bot loop was never caught in its pause: phase "
-                            f"{t.bot_phase!r}, task {t.bot_task}, over {t.match.over}, "
+                            f"{t.bots.phase!r}, task {t.bots.task}, over {t.match.over}, "
                             f"seq {t.seq}"
                         )
                     await asyncio.sleep(0.002)
                 # A bot was to move when its loop died: it moves (the game may end with it).
                 await watcher.state_where(lambda v: v["seq"] > seq, timeout=10)
                 assert t.bot_restarts > restarts
-            while t.bot_task is not None and not t.bot_task.done():  # nobody watches it now
+            while t.bots.task is not None and not t.bots.task.done():  # nobody watches it now
                 await asyncio.sleep(0.01)
             return True
 
@@ -867,8 +867,8 @@ def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
                         while not any(seat == 1 for seat, _ in t.actions[after:]):
                             if time.monotonic() > deadline:
                                 raise AssertionError(
-                                    f"{why}: the bot is stuck in {t.bot_phase!r} since "
-                                    f"{time.monotonic() - t.bot_since:.1f} s ({t.bot_task})"
+                                    f"{why}: the bot is stuck in {t.bots.phase!r} since "
+                                    f"{time.monotonic() - t.bots.since:.1f} s ({t.bots.task})"
                                 )
                             if t.match.turn == 0:
                                 await human_moves()
@@ -877,11 +877,11 @@ def test_a_bot_moves_after_the_database_and_the_pool_die() -> None:
 
                     seq = await to_the_bots_turn()
                     await asyncio.to_thread(cluster.stop)  # during the bot's 3 s pause
-                    failures = t.bot_failures
+                    failures = t.bots.failures
                     deadline = time.monotonic() + 20  # its write fails (a busy machine: later)
-                    while t.bot_failures == failures and time.monotonic() < deadline:
+                    while t.bots.failures == failures and time.monotonic() < deadline:
                         await asyncio.sleep(0.1)
-                    assert t.seq == seq and t.bot_failures > failures
+                    assert t.seq == seq and t.bots.failures > failures
                     body = {"variant": "argentino", "players": 2, "seats": HUMAN_BOT}
                     r = await asyncio.to_thread(post, live, body)
                     assert r.status_code == 503
@@ -924,7 +924,7 @@ def test_a_failed_bot_write_is_tried_again(tmp_path: Path) -> None:
                 await me.send({"type": "act", "action": pick(view["legal"]), "seq": seq})
                 await me.state_where(lambda v: v["seq"] == seq + 1)
                 await asyncio.sleep(1.0)
-                assert t.seq == seq + 1 and t.bot_failures >= 2
+                assert t.seq == seq + 1 and t.bots.failures >= 2
                 with sqlite3.connect(path) as db:
                     db.execute(
                         "delete from truco_actions where table_id = ? and seq = ?",

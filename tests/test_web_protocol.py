@@ -329,7 +329,7 @@ def test_a_thinking_bot_does_not_delay_other_tables(tmp_path: Path) -> None:
                     await p0.state_where(lambda v, s=seq: v["seq"] > s)
                     await p1.state_where(lambda v, s=seq: v["seq"] > s)
                     latencies.append(time.perf_counter() - t0)
-                assert busy.bot_task is not None and busy.seq > 0
+                assert busy.bots.task is not None and busy.seq > 0
             return latencies
 
         latencies = asyncio.run(run())

@@ -235,7 +235,7 @@ def test_idle_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
         asyncio.run(drive(live, table, random.Random(2), 6))
         before = live.table(table["id"])
         deadline = time.monotonic() + 10
-        while before.bot_task is not None and not before.bot_task.done():
+        while before.bots.task is not None and not before.bots.task.done():
             assert time.monotonic() < deadline
             time.sleep(0.02)
         seq = before.seq

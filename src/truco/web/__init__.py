@@ -29,7 +29,8 @@ module               what it holds
 ``protocol``         the typed WebSocket messages and their strict parser (``docs/protocol.md``)
 ``views``            what a seat or a spectator is sent: built from an ``Observation`` only
 ``viewseq``          each viewer's ``seq``: the actions that viewer saw (señas: decision 127)
-``tables``           a live table (match, seats, pacing) and the registry that loads and unloads
+``tables``           a live table (match, seats, broadcasts) and the registry that loads them
+``table_bots``       a table's bot moves: whether a bot is to move, its pace, the retried loop
 ``connection``       one WebSocket: its seat, its outbox (newest state only), its rate limit
 ``clock``            the per-move clock and the bot that stands in for a person gone
 ``lobby``            the lobby, the waiting room and the rematch

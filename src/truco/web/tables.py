@@ -34,7 +34,7 @@ from typing import Any
 
 from truco import __version__
 from truco.account_text import LANGS
-from truco.actions import is_sena, parse_token, token
+from truco.actions import parse_token, token
 from truco.errors import TrucoError
 from truco.match import Match
 from truco.variants import Rules, variant_with
@@ -68,13 +68,12 @@ from truco.web.ratings import RatedSeat
 from truco.web.recall import HandStarts
 from truco.web.settings import Settings
 from truco.web.store import ActionData, Fenced, GameResult, SeatData, Store, TableData
+from truco.web.table_bots import TableBots
 from truco.web.viewseq import ViewSeqs
 from truco.web.writer import Writer
 
 log = logging.getLogger("truco.web")
 
-#: Seconds between two tries of a bot whose move failed: doubled each time, up to the last.
-BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
 #: How often the watchdog looks at every live table, and the purge runs, in seconds.
 WATCH_EVERY = 1.0
 PURGE_EVERY = 3600.0
@@ -142,14 +141,9 @@ class Table:
         self.hand_starts.note(self.match)
         self.spectators: set[Conn] = set()
         self.lock = asyncio.Lock()
-        self.bot_task: asyncio.Task[None] | None = None
-        #: What the bot loop is doing (``pause``, ``think``, ``store``, ``retry``) and since
-        #: when; the watchdog reads them.
-        self.bot_phase = ""
-        self.bot_since = 0.0
+        #: The bots' moves at this table (:mod:`truco.web.table_bots`).
+        self.bots = TableBots(self)
         self.bot_restarts = 0
-        #: Bot moves that failed (to be thought or stored) and were tried again.
-        self.bot_failures = 0
         self.last_active = time.monotonic()
         self._offered: tuple[int, bool, list[int]] = (-1, False, [])
         self._flush: asyncio.TimerHandle | asyncio.Handle | None = None
@@ -160,8 +154,6 @@ class Table:
         self._storing = False
         self._storing_seers: tuple[int, ...] | None = None
         self._held = False
-        #: The bot loop's pace for the turn in play: (seat, public seq, since, pause).
-        self._pace: tuple[int, int, float, float] | None = None
         self.broadcasts = 0
         #: Listed in the lobby (:mod:`truco.web.lobby`); the seats sat at since loaded; whether
         #: the first move may be made (a table of people waits for them, or for its host);
@@ -493,7 +485,7 @@ class Table:
                 self.clock.moved()
             self.clock.arrived(seat)
         self.broadcast()
-        self.kick_bots()
+        self.bots.kick()
 
     async def _claim_seat(self, conn: Conn, seat: int) -> None:
         """A signed-in person sits at a guest's seat before the game's first move: the seat
@@ -574,7 +566,7 @@ class Table:
             except TrucoError as e:
                 raise ProtocolError("bad_action", str(e)) from None
             await self._commit(conn.seat, action)
-        self.kick_bots()
+        self.bots.kick()
 
     async def _commit(self, seat: int, action: int) -> None:
         """Apply ``action`` for ``seat`` (the seat to act), store it, then tell everyone.
@@ -627,27 +619,6 @@ class Table:
 
     # ------------------------------------------------------------------ bots
 
-    def _bot_to_move(self) -> bool:
-        match = self.match
-        if match.over:
-            return False
-        seat = match.turn
-        if seat < 0 or not self.started:
-            return False
-        if self.clock.plays(seat):  # a stand-in plays on while some person is at the table
-            return self.has_people()
-        if self.seats[seat].kind != "bot":
-            return False
-        # A table of bots only plays while someone watches it.
-        return any(s.kind == "human" for s in self.seats) or self.connections() > 0
-
-    def kick_bots(self) -> bool:
-        """Start the bot loop if a bot is to move and none runs; whether one was started."""
-        if (self.bot_task is None or self.bot_task.done()) and self._bot_to_move():
-            self.bot_task = asyncio.create_task(self._bots(), name=f"bots-{self.id}")
-            return True
-        return False
-
     def _stand_in_changed(self) -> None:
         """A seat was handed to a bot or given back: everyone is told, the bots start."""
         for seat in self.clock.people:
@@ -656,7 +627,7 @@ class Table:
             elif not self.match.over:
                 self.left_at.setdefault(seat, max(1, len(self.match.hands)))
         self.broadcast()
-        self.kick_bots()
+        self.bots.kick()
 
     def _back(self, conn: Conn) -> None:
         if conn.seat is None:
@@ -704,7 +675,7 @@ class Table:
                 self.clock.hand_over(seat, "host")
         self.clock.moved()
         self.broadcast()
-        self.kick_bots()
+        self.bots.kick()
 
     async def _rematch(self, conn: Conn) -> None:
         """Everyone to the rematch's table (made once, by the first who asks)."""
@@ -724,94 +695,9 @@ class Table:
             c.send(text)
         self.broadcast()
 
-    def _phase(self, phase: str) -> None:
-        self.bot_phase = phase
-        self.bot_since = time.monotonic()
-
     def has_people(self) -> bool:
         """Whether a person sits here now (their bots think before bot-only tables')."""
         return any(s.kind == "human" and s.conns for s in self.seats)
-
-    def _paced(self, seat: int) -> float:
-        """When the bot at ``seat`` may make its move: its pause (``hand_pause`` on a hand's
-        first move, else ``bot_delay``) from when its turn began. A seña keeps the turn and
-        the pace (decision 127): the bot's seña goes at once and its move when the pace is
-        up, as it would have without the seña, so nobody who did not see it can tell."""
-        key = (seat, self.seqs.public)
-        pace = self._pace
-        if pace is None or pace[:2] != key:
-            settings = self.registry.settings
-            first = len(self.match.hands) > 1 and all(
-                is_sena(m & 63) for m in self.match.hand.history
-            )
-            pause = settings.hand_pause if first else settings.bot_delay
-            pace = self._pace = (*key, asyncio.get_running_loop().time(), pause)
-        return pace[2] + pace[3]
-
-    async def _bots(self) -> None:
-        """Play the bots' turns; a move that fails is tried again with backoff, forever.
-
-        A bot thinks as soon as its turn comes and moves once its pace (:meth:`_paced`) is
-        up: a move takes the pause, or the thinking when that is longer."""
-        runner = self.registry.runner
-        loop = asyncio.get_running_loop()
-        failures = 0
-        try:
-            while self._bot_to_move():
-                seq = self.seq
-                seat = self.match.turn
-                due = self._paced(seat)
-                if failures:
-                    self._phase("retry")
-                    await asyncio.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])
-                    if self.seq != seq or not self._bot_to_move():
-                        failures = 0
-                        continue
-                obs = self.match.observation(seat)
-                level = self.seats[seat].bot or self.bot_level
-                bot_seed = (self.seed * 1_000_003 + seq) & 0x7FFF_FFFF_FFFF_FFFF
-                self._phase("think")
-                try:
-                    action = await runner.choose(
-                        level,
-                        bot_seed,
-                        obs,
-                        priority=0 if self.has_people() else 1,
-                        history=self.hand_starts.before(seat),
-                    )
-                except Exception as e:
-                    failures += 1
-                    self.bot_failures += 1
-                    log.warning("table %s: bot p%d could not think (%r); again", self.id, seat, e)
-                    continue
-                wait = due - loop.time()
-                if wait > 0 and not is_sena(action):
-                    self._phase("pause")
-                    await asyncio.sleep(wait)
-                self._phase("store")
-                async with self.lock:
-                    if self.seq != seq or not self._bot_to_move():  # (or its person is back)
-                        failures = 0
-                        continue
-                    try:
-                        await self._commit(seat, action)
-                    except ProtocolError as e:
-                        failures += 1
-                        self.bot_failures += 1
-                        report(
-                            log,
-                            logging.WARNING,
-                            e,
-                            "table %s: bot p%d: %s; again",
-                            self.id,
-                            seat,
-                            e.message,
-                        )
-                        continue
-                failures = 0
-        finally:
-            self._phase("")
-            self._pace = None  # a loop started again paces its turn afresh
 
 
 def _seed() -> int:
@@ -871,8 +757,8 @@ class Tables:
         for table in list(self.live.values()):
             if table._storing:  # a person's action is being stored: its handler starts them
                 continue
-            had_loop = table.bot_task is not None
-            if table.kick_bots():
+            had_loop = table.bots.task is not None
+            if table.bots.kick():
                 table.bot_restarts += 1
                 restarted += 1
                 if had_loop:  # it stopped on a bot's turn: that should not happen
@@ -1055,7 +941,7 @@ class Tables:
         self.generation += 1
         self._room()
         self.live[table_id] = table
-        table.kick_bots()
+        table.bots.kick()
         return table
 
     async def get(self, table_id: str) -> Table | None:
@@ -1132,7 +1018,7 @@ class Tables:
             t
             for t in self.live.values()
             if t.connections() == 0
-            and (t.bot_task is None or t.bot_task.done())
+            and (t.bots.task is None or t.bots.task.done())
             and (force or now - t.last_active > self.settings.idle_unload)
             and not t.lock.locked()
             and not t._storing
@@ -1166,8 +1052,8 @@ class Tables:
         its clients reconnect to whoever owns it."""
         if self.live.get(table.id) is table:
             del self.live[table.id]
-        if table.bot_task is not None and not table.bot_task.done():
-            table.bot_task.cancel()
+        if table.bots.task is not None and not table.bots.task.done():
+            table.bots.task.cancel()
         for conn in table.everyone():
             conn.drop(ops.RESTART)
         log.warning("table %s: another node owns it now; let go", table.id)
@@ -1191,7 +1077,7 @@ class Tables:
         self.drain.start()
         log.info("draining: %d live tables", len(self.live))
         tables = list(self.live.values())
-        tasks = [t.bot_task for t in tables if t.bot_task and not t.bot_task.done()]
+        tasks = [t.bots.task for t in tables if t.bots.task and not t.bots.task.done()]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -1216,7 +1102,7 @@ class Tables:
             job.cancel()
         for table in self.live.values():
             table.clock.stop()
-        tasks = [t.bot_task for t in self.live.values() if t.bot_task and not t.bot_task.done()]
+        tasks = [t.bots.task for t in self.live.values() if t.bots.task and not t.bots.task.done()]
         for task in tasks:
             task.cancel()
         for task in tasks:
