@@ -124,3 +124,16 @@ def test_once_encodes_a_value_once_and_never_confuses_two() -> None:
     for n in range(50):  # values made and dropped: a new one at an old address is new
         other = {"number": n}
         assert orjson.loads(orjson.dumps(once(other))) == other
+
+
+def test_a_kept_teller_keeps_a_bounded_number_of_lines() -> None:
+    from truco.account import Event
+    from truco.account_text import _TOLD_KEPT
+
+    teller = Teller(Words("es", "argentino"), ["Ana", "Beto"])
+    for value in range(_TOLD_KEPT + 10):
+        line = teller.event(Event("statement", value % 2, value=value))
+        assert line == Teller(Words("es", "argentino"), ["Ana", "Beto"]).event(
+            Event("statement", value % 2, value=value)
+        )
+    assert len(teller._told) <= _TOLD_KEPT

@@ -469,6 +469,10 @@ def team_names(names: Sequence[str], words: Words) -> tuple[str, str]:
     return (join(names[0::2]), join(names[1::2]))
 
 
+#: Events a teller keeps said (:meth:`Teller.event`) before it starts afresh.
+_TOLD_KEPT = 2048
+
+
 class Teller:
     """Puts an account into words for one table: its language, seat names and team names.
 
@@ -501,9 +505,12 @@ class Teller:
 
     def event(self, event: Event) -> str:
         """One event as said at the table."""
-        line = self._told.get(event)
+        told = self._told
+        line = told.get(event)
         if line is None:
-            line = self._told[event] = self._say(event)
+            if len(told) >= _TOLD_KEPT:  # (a teller kept for long says many hands' events)
+                told.clear()
+            line = told[event] = self._say(event)
         return line
 
     def _say(self, event: Event) -> str:
