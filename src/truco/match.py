@@ -26,7 +26,7 @@ from truco.slots import slot_copier
 from truco.variants import Rules, find_variant
 
 if TYPE_CHECKING:
-    from truco.observation import Observation
+    from truco.observation import Observation, PublicHand
 
 REDONDO = "redondo"
 PICA_PICA = "pica-pica"
@@ -88,7 +88,7 @@ class HandLog:
     #: Once the hand is complete: each seat's view of it, made once
     #: (:func:`truco.observation.observe` gives it as ``previous`` to every observation of
     #: the next hand). Not part of the record: not compared, not copied.
-    seen: dict[int, object] = field(default_factory=dict, compare=False, repr=False)
+    seen: dict[int, PublicHand] = field(default_factory=dict, compare=False, repr=False)
 
     def actions(self) -> list[Move]:
         return [move_of(m, self.catches.get(i, 0)) for i, m in enumerate(self.moves)]

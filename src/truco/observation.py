@@ -249,7 +249,7 @@ def _public(log: HandLog, seat: int, rules: Rules) -> PublicHand:
     made once per seat: a complete hand's log does not change."""
     key = seat if rules.senas else -1  # (without señas every seat saw the same hand)
     seen = log.seen.get(key)
-    if isinstance(seen, PublicHand):
+    if seen is not None:
         return seen
     public = PublicHand(
         mano=log.mano,

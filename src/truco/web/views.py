@@ -408,7 +408,7 @@ def state_view(
     account = account_of_observation(obs, parts)  # told twice at a hand's end: made once
     common: dict[str, Any] | None = shared.get("common") if shared is not None else None
     if common is None:
-        common = _common(obs, account, table, seq, hand_number, seats, spectators, downloads)
+        common = _common(obs, account, table, hand_number, seats, spectators, downloads)
         if shared is not None:
             shared["common"] = common
             if same_moves:
@@ -446,7 +446,6 @@ def _common(
     obs: Observation,
     account: Account,
     table: str,
-    seq: int,
     hand_number: int,
     seats: Sequence[SeatMeta],
     spectators: int,
@@ -458,7 +457,6 @@ def _common(
     rules = obs.rules
     return {
         "table": table,
-        "seq": seq,
         "seats": [
             {
                 "name": s.name,
