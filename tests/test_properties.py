@@ -31,8 +31,9 @@ from truco.actions import (
     is_sena,
 )
 from truco.cards import NAMES, envido_value
-from truco.hand import ENVIDO_PENDING, Hand
+from truco.hand import ENVIDO_PENDING, HAND_SLOTS, Hand
 from truco.match import HandLog
+from truco.options_hand import OPTION_HAND_SLOTS, OptionHand
 from truco.records import dumps, loads
 from truco.referee import record_of, replay
 from truco.variants import PRESETS, Rules
@@ -226,9 +227,8 @@ def snapshot(match: Match) -> tuple[object, ...]:
     """Everything an illegal action must leave alone: every seat's view, the score, and the
     hand's own state (its slots, less the cache of legal actions)."""
     hand = match.hand
-    state = tuple(
-        (slot, repr(getattr(hand, slot))) for slot in type(hand).__slots__ if slot != "_legal"
-    )
+    slots = HAND_SLOTS + (OPTION_HAND_SLOTS if isinstance(hand, OptionHand) else ())
+    state = tuple((slot, repr(getattr(hand, slot))) for slot in slots if slot != "_legal")
     return (
         tuple(match.observation(s) for s in range(match.n)),
         tuple(match.score),

@@ -54,9 +54,20 @@ def sign_up(page: Page, server: LiveServer, name: str) -> None:
     assert page.locator(".account-link").inner_text() == name
 
 
+#: What a page clicks, first found first: "quiero" to whatever is asked, a raise of the truco
+#: (hands worth up to 4 points make a game to 15 a few hands long), else a card.
+MOVES = (
+    "button.act-quiero:not([disabled])",
+    "button.act-truco:not([disabled])",
+    "button.act-retruco:not([disabled])",
+    "button.act-vale-cuatro:not([disabled])",
+    ".card-btn:not([disabled])",
+)
+
+
 def move(page: Page) -> bool:
-    """Click a card, or "quiero" to whatever is asked, if it is this page's turn."""
-    for selector in (".card-btn:not([disabled])", "button.act-quiero:not([disabled])"):
+    """Make this page's move if it is its turn (:data:`MOVES`)."""
+    for selector in MOVES:
         found = page.locator(selector)
         if found.count():
             try:

@@ -627,12 +627,12 @@ def test_the_expert_level_plays_a_table_to_its_end(server: LiveServer) -> None:
     """The home page offers the level ``expert`` (issue 10) and its bots play a whole game."""
     info = httpx.get(f"{server.http}/api/variants", timeout=10).json()
     assert info["bot_levels"][:4] == ["easy", "normal", "hard", "expert"]
-    table = server.create("argentino", ["bot", "bot"], bot_level="expert", target=6)
+    table = server.create("argentino", ["bot", "bot"], bot_level="expert", target=3)
 
     async def run() -> None:
         async with joined(server, table["id"]) as watcher:
             final = await watcher.state_where(lambda v: v["over"], timeout=120)
-            assert max(final["score"]) >= 6
+            assert max(final["score"]) >= 3
 
     asyncio.run(run())
 

@@ -137,14 +137,14 @@ async def play(
 def test_no_message_reveals_a_hidden_card(server: LiveServer) -> None:
     async def run() -> tuple[int, set[str]]:
         total, kinds = 0, set()
-        for i, (variant, seats, target, level) in enumerate(GAMES * 2):
+        for i, (variant, seats, target, level) in enumerate(GAMES):
             messages, seen = await play(server, variant, seats, target, level, seed=i)
             total += messages
             kinds |= seen
         return total, kinds
 
     messages, kinds = asyncio.run(run())
-    assert messages > 3000
+    assert messages > 1500
     assert kinds == {"redondo", "pica-pica"}
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import truco
+from truco import _core_build
 from truco.records import load
 from truco.referee import replay
 
@@ -91,10 +92,12 @@ def test_the_wheel_holds_every_file_of_the_package(built: tuple[Path, Path]) -> 
         "truco/" + p.relative_to(package).as_posix()
         for p in package.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
-    }
+        and _core_build.FOLDER not in p.parts  # the local compiled build (docs/engine.md)
+    }  # fmt: skip
     assert {"truco/web/static/table.js", "truco/bots/data/expert-policy.json.gz"} <= files
     assert any(f.startswith("truco/web/migrations/versions/") for f in files)
     assert files - inside == set(), "files of the package missing from the wheel"
+    assert not [n for n in inside if n.endswith(".so") or _core_build.FOLDER in n]  # pure
     assert f"Name: {NAME}\n" in metadata and f"Version: {truco.__version__}\n" in metadata
 
 

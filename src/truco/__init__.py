@@ -11,9 +11,23 @@ library. Start with :class:`Match`::
     True
 """
 
-from truco.actions import Action, Move, parse_token, token
-from truco.cards import Card, envido_value
-from truco.errors import (
+import os as _os
+import sys as _sys
+from pathlib import Path as _Path
+
+from truco import _core_build
+
+_here = _Path(__file__).parent
+#: Whether the engine runs on the compiled build of its hot path (docs/engine.md): present,
+#: made from these very sources, and not turned off with ``TRUCO_PURE=1``.
+COMPILED: bool = _os.environ.get("TRUCO_PURE", "") in ("", "0") and _core_build.current(_here)
+if COMPILED:  # its modules are found before the pure ones; its shared library by name
+    _core_build.extend(__path__, _here)
+    _sys.path.append(str(_here / _core_build.FOLDER))
+
+from truco.actions import Action, Move, parse_token, token  # noqa: E402
+from truco.cards import Card, envido_value  # noqa: E402
+from truco.errors import (  # noqa: E402
     IllegalActionError,
     InvalidActionError,
     InvalidCardError,
@@ -21,11 +35,11 @@ from truco.errors import (
     RulesError,
     TrucoError,
 )
-from truco.match import Match
-from truco.observation import Observation
-from truco.records import Record, dump, dumps, load, loads
-from truco.referee import record_of, replay
-from truco.variants import PRESETS, Rules, find_variant
+from truco.match import Match  # noqa: E402
+from truco.observation import Observation  # noqa: E402
+from truco.records import Record, dump, dumps, load, loads  # noqa: E402
+from truco.referee import record_of, replay  # noqa: E402
+from truco.variants import PRESETS, Rules, find_variant  # noqa: E402
 
 #: The distribution `truco-game`'s version (tests/test_wheel.py keeps pyproject.toml equal).
 __version__ = "0.2.0"

@@ -158,6 +158,18 @@ class Move:
     action: Action
     caught_by: tuple[int, ...] = ()
 
+    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:
+        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
+        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
+        return (
+            Move,
+            (
+                self.seat,
+                self.action,
+                self.caught_by,
+            ),
+        )
+
     @classmethod
     def parse(cls, text: str) -> Move:
         if not isinstance(text, str):

@@ -13,7 +13,7 @@ needs no seat: it is always the :attr:`Hand.actor`'s.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, Self
 
 from truco import reasons as kinds
 from truco.actions import (
@@ -31,7 +31,6 @@ from truco.cards import STRENGTH, envido_cards, envido_value
 from truco.envido import accepted_points, falta_points, rejected_points, statements
 from truco.errors import IllegalActionError
 from truco.reasons import Reason
-from truco.slots import slot_copier
 from truco.variants import Rules
 
 #: Envido state of a hand.
@@ -67,6 +66,11 @@ class Layout:
         "team",
         "team_sizes",
     )
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        """Blank, filled by ``__init__`` or by unpickling (the compiled build's own
+        ``__new__``, docs/engine.md, would run ``__init__``)."""
+        return super().__new__(cls)
 
     def __init__(self, rules: Rules, seats: tuple[int, ...]) -> None:
         k = len(seats)
@@ -106,6 +110,58 @@ def layout(rules: Rules, seats: tuple[int, ...]) -> Layout:
     return found
 
 
+#: The attributes of a :class:`Hand` (its ``__slots__``), named once for its ``clone()``: a
+#: compiled build (docs/engine.md) has no ``Hand.__slots__`` to read them from.
+HAND_SLOTS: Final = (
+    "_answers",
+    "_extras",
+    "_layout",
+    "_legal",
+    "_next",
+    "_openings",
+    "acted",
+    "actor",
+    "alive",
+    "alive_count",
+    "baza",
+    "baza_leader",
+    "baza_results",
+    "baza_seats",
+    "best_pos",
+    "best_strength",
+    "dealt",
+    "duel",
+    "envido_answerer",
+    "envido_chain",
+    "envido_state",
+    "envido_winner",
+    "falta_fixed",
+    "held",
+    "history",
+    "k",
+    "n_played",
+    "over",
+    "parda",
+    "points",
+    "reasons",
+    "rules",
+    "said",
+    "score",
+    "seat_of",
+    "shown",
+    "target_reached",
+    "team",
+    "truco_answerer",
+    "truco_caller",
+    "truco_level",
+    "truco_owner",
+    "truco_pending",
+    "turn",
+    "unplayed_first",
+    "values",
+)
+
+
 class Hand:
     """The state of one hand, from the deal to its last point.
 
@@ -114,54 +170,12 @@ class Hand:
     beyond the target are dropped, and the hand stops when a team reaches it).
     """
 
-    __slots__ = (
-        "_answers",
-        "_extras",
-        "_layout",
-        "_legal",
-        "_next",
-        "_openings",
-        "acted",
-        "actor",
-        "alive",
-        "alive_count",
-        "baza",
-        "baza_leader",
-        "baza_results",
-        "baza_seats",
-        "best_pos",
-        "best_strength",
-        "dealt",
-        "duel",
-        "envido_answerer",
-        "envido_chain",
-        "envido_state",
-        "envido_winner",
-        "falta_fixed",
-        "held",
-        "history",
-        "k",
-        "n_played",
-        "over",
-        "parda",
-        "points",
-        "reasons",
-        "rules",
-        "said",
-        "score",
-        "seat_of",
-        "shown",
-        "target_reached",
-        "team",
-        "truco_answerer",
-        "truco_caller",
-        "truco_level",
-        "truco_owner",
-        "truco_pending",
-        "turn",
-        "unplayed_first",
-        "values",
-    )
+    __slots__ = HAND_SLOTS
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        """A blank hand, filled by ``__init__`` or by :meth:`clone`. (Written out for the
+        compiled build, docs/engine.md, whose own ``__new__`` would run ``__init__``.)"""
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -229,9 +243,48 @@ class Hand:
         self._legal: tuple[int, ...] | None = None
 
     def clone(self, score: list[int] | None = None) -> Hand:
-        """An independent copy (for search), sharing ``score`` if given, else copying it."""
-        other = Hand.__new__(Hand)
-        _copy_immutable(self, other)
+        """An independent copy (for search), sharing ``score`` if given, else copying it.
+
+        Every attribute written out (``tests/test_engine_clone.py`` checks that none is
+        missed): the immutable ones shared, the lists copied.
+        """
+        cls = type(self)
+        other = cls.__new__(cls)
+        other._answers = self._answers
+        other._extras = self._extras
+        other._layout = self._layout
+        other._legal = self._legal
+        other._next = self._next
+        other._openings = self._openings
+        other.actor = self.actor
+        other.baza = self.baza
+        other.baza_leader = self.baza_leader
+        other.best_pos = self.best_pos
+        other.best_strength = self.best_strength
+        other.dealt = self.dealt
+        other.duel = self.duel
+        other.envido_answerer = self.envido_answerer
+        other.envido_chain = self.envido_chain
+        other.envido_state = self.envido_state
+        other.envido_winner = self.envido_winner
+        other.falta_fixed = self.falta_fixed
+        other.k = self.k
+        other.n_played = self.n_played
+        other.over = self.over
+        other.parda = self.parda
+        other.rules = self.rules
+        other.said = self.said
+        other.seat_of = self.seat_of
+        other.shown = self.shown
+        other.target_reached = self.target_reached
+        other.team = self.team
+        other.truco_answerer = self.truco_answerer
+        other.truco_caller = self.truco_caller
+        other.truco_level = self.truco_level
+        other.truco_owner = self.truco_owner
+        other.truco_pending = self.truco_pending
+        other.turn = self.turn
+        other.values = self.values
         other.held = [list(h) for h in self.held]
         other.alive = list(self.alive)
         other.alive_count = list(self.alive_count)
@@ -625,13 +678,6 @@ class Hand:
     def truco_winner_so_far(self) -> int:
         """The team that has won the bazas if the hand was decided by them, else -1."""
         return _truco_winner(self.baza_results, self.team[0])
-
-
-_MUTABLE_SLOTS: Final = frozenset(
-    ("held", "alive", "alive_count", "unplayed_first", "acted", "baza_results", "points")
-) | frozenset(("history", "score", "baza_seats", "reasons"))
-_IMMUTABLE_SLOTS: Final = tuple(n for n in Hand.__slots__ if n not in _MUTABLE_SLOTS)
-_copy_immutable: Final = slot_copier(_IMMUTABLE_SLOTS)
 
 
 def _truco_winner(results: Sequence[int], mano_team: int) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Self
 
 from truco.actions import Move, is_sena
 from truco.cards import NAMES
@@ -42,17 +42,16 @@ def _seating(n: int, mano: int) -> tuple[int, ...]:
     return seats
 
 
-class _NoDeals(random.Random):
-    """The generator of a match whose cards are always dealt to it (:meth:`Match.start_hand`
-    with ``cards``), e.g. by an environment's chance nodes: drawing from it is a bug, and
-    clones share it instead of copying a generator's state."""
-
-    def random(self) -> float:
-        raise RulesError("this match deals no cards itself: pass them to start_hand()")
+def _no_deals(self: random.Random) -> float:
+    raise RulesError("this match deals no cards itself: pass them to start_hand()")
 
 
-#: The shared :class:`_NoDeals` generator.
-NO_DEALS: Final = _NoDeals(0)
+#: The generator of a match whose cards are always dealt to it (:meth:`Match.start_hand`
+#: with ``cards``), e.g. by an environment's chance nodes: drawing from it is a bug, and
+#: clones share it instead of copying a generator's state. (Made with ``type()``: the compiled
+#: build of this module (docs/engine.md) cannot subclass :class:`random.Random`.)
+_NoDeals: Final = type("_NoDeals", (random.Random,), {"random": _no_deals, "__module__": __name__})
+NO_DEALS: Final[random.Random] = _NoDeals(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +62,19 @@ class MatchStart:
     camas: tuple[int, int]
     mano: int
     kind: str
+
+    def __reduce__(self) -> tuple[type[MatchStart], tuple[object, ...]]:
+        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
+        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
+        return (
+            MatchStart,
+            (
+                self.score,
+                self.camas,
+                self.mano,
+                self.kind,
+            ),
+        )
 
 
 @dataclass(slots=True)
@@ -106,30 +118,40 @@ def move_of(code: int, caught: int = 0) -> Move:
     return MOVES[code]
 
 
+#: The attributes of a :class:`Match` (its ``__slots__``), named once for its ``clone()``: a
+#: compiled build (docs/engine.md) has no ``Match.__slots__`` to read them from.
+MATCH_SLOTS: Final = (
+    "_auto",
+    "_dealer",
+    "_deck",
+    "_duels",
+    "_pica",
+    "_reset_next",
+    "_talk",
+    "camas",
+    "hand",
+    "hands",
+    "kind",
+    "mano",
+    "n",
+    "over",
+    "rng",
+    "rules",
+    "score",
+    "start",
+    "winner",
+)
+
+
 class Match:
     """A whole game between two teams, hand after hand, until a team wins (docs/rules.md §7)."""
 
-    __slots__ = (
-        "_auto",
-        "_dealer",
-        "_deck",
-        "_duels",
-        "_pica",
-        "_reset_next",
-        "_talk",
-        "camas",
-        "hand",
-        "hands",
-        "kind",
-        "mano",
-        "n",
-        "over",
-        "rng",
-        "rules",
-        "score",
-        "start",
-        "winner",
-    )
+    __slots__ = MATCH_SLOTS
+
+    def __new__(cls, *args: object, **kwargs: object) -> Self:
+        """A blank match, filled by ``__init__`` or by :meth:`clone`. (Written out for the
+        compiled build, docs/engine.md, whose own ``__new__`` would run ``__init__``.)"""
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -439,7 +461,8 @@ class Match:
         held = " | ".join(" ".join(NAMES[c] for c in cs) for cs in hand.held)
         return f"<Match {self.rules.name} score={self.score} turn={self.turn} held={held}>"
 
-    __repr__ = describe
+    def __repr__(self) -> str:
+        return self.describe()
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (docs/rules.md §10); see :mod:`truco.observation`."""
@@ -448,7 +471,7 @@ class Match:
         return observe(self, seat)
 
 
-_copy_slots: Final = slot_copier(Match.__slots__)
+_copy_slots: Final = slot_copier(MATCH_SLOTS)
 
 
 def duel_seats(mano: int) -> tuple[tuple[int, int], ...]:

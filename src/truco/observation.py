@@ -10,7 +10,7 @@ cannot reach them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from truco.actions import MAZO, SENA_1E, SENA_ENVIDO, Move
 from truco.cards import NAMES
@@ -35,6 +35,11 @@ class PublicHand:
     reasons: tuple[Reason, ...] = ()
     #: The seat that won each baza (-1 for a parda), one tuple per hand or pica-pica duel.
     bazas_won: tuple[tuple[int, ...], ...] = ()
+
+    def __reduce__(self) -> tuple[type[PublicHand], tuple[object, ...]]:
+        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
+        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
+        return (PublicHand, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,11 @@ class Observation:
     bazas_won: tuple[tuple[int, ...], ...] = ()
     #: The contraflor call waiting for an answer (docs/rules.md §11.3), or 0.
     flor_pending: int = 0
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
+        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
+        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
+        return (Observation, tuple(getattr(self, f.name) for f in fields(self)))
 
     @property
     def team(self) -> int:

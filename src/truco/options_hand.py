@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
 from truco import flor as florlib
 from truco import reasons as kinds
@@ -53,22 +53,27 @@ _FLOR_ANSWERS: Final = (CONTRAFLOR, CONTRAFLOR_AL_RESTO, CON_FLOR_ME_ACHICO)
 _FLOR_OPEN_ENVIDO: Final = (ENVIDO_OPEN, ENVIDO_PENDING, ENVIDO_VOID)
 
 
+#: The attributes of a :class:`OptionHand` (its ``__slots__``), named once for its ``clone()``: a
+#: compiled build (docs/engine.md) has no ``OptionHand.__slots__`` to read them from.
+OPTION_HAND_SLOTS: Final = (
+    "catches",
+    "flor_call",
+    "flor_caller",
+    "flor_holders",
+    "flor_return",
+    "flor_state",
+    "flor_sung",
+    "flor_team",
+    "flor_winner",
+    "opened",
+    "rng",
+)
+
+
 class OptionHand(Hand):
     """A :class:`Hand` with señas, a ley de juego and flor, as its rules ask (docs/rules.md §11)."""
 
-    __slots__ = (
-        "catches",
-        "flor_call",
-        "flor_caller",
-        "flor_holders",
-        "flor_return",
-        "flor_state",
-        "flor_sung",
-        "flor_team",
-        "flor_winner",
-        "opened",
-        "rng",
-    )
+    __slots__ = OPTION_HAND_SLOTS
 
     def __init__(
         self,
@@ -100,11 +105,8 @@ class OptionHand(Hand):
         self.opened = False
 
     def clone(self, score: list[int] | None = None) -> OptionHand:
-        base = Hand.clone(self, score)
-        other = OptionHand.__new__(OptionHand)
-        for name in Hand.__slots__:
-            setattr(other, name, getattr(base, name))
-        for name in OptionHand.__slots__:
+        other = cast(OptionHand, Hand.clone(self, score))  # an OptionHand: Hand's own part
+        for name in OPTION_HAND_SLOTS:
             setattr(other, name, getattr(self, name))
         other.catches = dict(self.catches)
         return other

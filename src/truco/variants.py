@@ -97,6 +97,11 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
+        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
+        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
+        return (Rules, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
     @property
     def max_truco_level(self) -> int:
         """Highest truco call: 3 (vale cuatro) or 4 (joc fora)."""
@@ -137,7 +142,10 @@ class Rules:
         return _with(self, options)
 
 
-def _validate(r: Rules) -> None:
+def _validate(r: Any) -> None:
+    """Refuse rules whose options are wrong, naming the option and why. ``r`` is a
+    :class:`Rules` or, where the compiled build refused to build one, a :class:`_Draft`."""
+
     def bad(option: str, why: str) -> RulesError:
         return RulesError(f"{option}: {why}")
 
@@ -182,9 +190,9 @@ def _validate(r: Rules) -> None:
         "pica_pica_falta",
         "pica_pica_from",
     ):
-        value = getattr(r, option)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise bad(option, f"must be a whole number of at least 0, not {value!r}")
+        number = getattr(r, option)
+        if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+            raise bad(option, f"must be a whole number of at least 0, not {number!r}")
     _validate_table_talk(r, bad)
     seats = r.answer_seats
     if (
@@ -208,7 +216,7 @@ def _validate(r: Rules) -> None:
         )
 
 
-def _validate_table_talk(r: Rules, bad: Any) -> None:
+def _validate_table_talk(r: Any, bad: Any) -> None:
     """The options of docs/rules.md §11: señas, a ley de juego and flor, and their settings."""
     for option in ("senas", "ley_de_juego", "flor_known", "flor", "flor_must_sing"):
         if not isinstance(getattr(r, option), bool):
@@ -283,7 +291,27 @@ def _with(base: Rules, options: Mapping[str, Any]) -> Rules:
         for count, deck in base.deck_for_players:
             if count == players:
                 changes["deck"] = deck
-    return dataclasses.replace(base, **changes)
+    try:
+        return dataclasses.replace(base, **changes)
+    except TypeError as error:
+        # The compiled build (docs/engine.md) checks each field's type before __post_init__
+        # runs: say what the pure build says of the same options.
+        _validate(_Draft(base, changes))
+        raise RulesError(f"rules: {error}") from None
+
+
+class _Draft:
+    """Rules that could not be built: the base's options with ``changes`` over them, read by
+    :func:`_validate` for the message that names the option at fault."""
+
+    def __init__(self, base: Rules, changes: Mapping[str, Any]) -> None:
+        self._base = base
+        self._changes = changes
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._changes:
+            return self._changes[name]
+        return getattr(self._base, name)
 
 
 ARGENTINO: Final = Rules(name="argentino", mazo_penalty_first_baza=1, flor_known=True)

@@ -23,7 +23,6 @@ before the first baza is decided, and as ``model`` reads it otherwise (decision 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Final
@@ -50,7 +49,10 @@ SLOPE: Final = 25.0
 def bet_equity(hand: Hand, p: int) -> float:
     """The chance that ``p`` wins the bazas of the two-player ``hand`` played on by cards,
     over every hand the rival could hold of the cards ``p`` has not seen."""
-    pool = Counter(STRENGTH[c] for c in unseen_cards(hand, p))
+    pool: dict[int, int] = {}
+    for c in unseen_cards(hand, p):
+        strength = STRENGTH[c]
+        pool[strength] = pool.get(strength, 0) + 1
     return _equity(
         p,
         tuple(hand.team),
@@ -81,15 +83,29 @@ def _equity(
     state: DuelState = (teams, list(results), number, n_played, best, best_pos, parda, turn)
     won = total = 0
     for rival in combinations_with_replacement(sorted(counts), n):
-        ways = 1
-        for s, k in Counter(rival).items():
-            ways *= math.comb(counts[s], k)
+        ways = _ways(counts, rival)
         if not ways:
             continue
         total += ways
         if _duel_bazas(state, p, list(own), list(rival)):
             won += ways
     return won / total if total else 0.5
+
+
+def _ways(counts: dict[int, int], rival: tuple[int, ...]) -> int:
+    """In how many ways the rival holds the strengths ``rival`` (sorted, as
+    ``combinations_with_replacement`` gives them), drawn from ``counts`` cards of each: the
+    product, over each strength, of the ways to pick its repeats."""
+    ways = 1
+    i, n = 0, len(rival)
+    while i < n:
+        s = rival[i]
+        j = i + 1
+        while j < n and rival[j] == s:
+            j += 1
+        ways *= math.comb(counts[s], j - i)
+        i = j
+    return ways
 
 
 def early_bet_likelihood(hand: Hand, floor: float = FLOOR) -> float:

@@ -117,6 +117,7 @@ from pathlib import Path
 from truco.actions import FALTA_ENVIDO
 from truco.bots.base import Bot, register
 from truco.bots.bet_reading import FLOOR, TEAM_FLOOR, early_bet_read, team_bet_read
+from truco.bots.dice import Dice
 from truco.bots.edge import PRIOR_EDGE, Edge
 from truco.bots.equity import SAMPLES, RivalPlay, odds_bluff_play_out
 from truco.bots.equity import play_out as equity_play_out
@@ -162,32 +163,6 @@ READINGS = {
     "falta": read_falta_likelihood,
     "real": read_real_likelihood,
 }
-
-
-class Dice:
-    """Uniform numbers for the play-outs of one deal, the same sequence for every action
-    (common random numbers: the actions differ by what they do, not by their luck)."""
-
-    __slots__ = ("_i", "_rng", "_rolls")
-
-    def __init__(self, rng: random.Random, size: int = 24) -> None:
-        self._rng = rng
-        self._rolls = [0.0] * size
-        self._i = 0
-
-    def roll(self) -> None:
-        """New numbers for a new deal."""
-        r = self._rng.random
-        self._rolls = [r() for _ in self._rolls]
-        self._i = 0
-
-    def rewind(self) -> None:
-        self._i = 0
-
-    def random(self) -> float:
-        i = self._i
-        self._i = i + 1
-        return self._rolls[i] if i < len(self._rolls) else self._rng.random()
 
 
 def _number(value: object) -> float:

@@ -221,6 +221,23 @@ def sena_evidence(obs: Observation, deal: Deal, senas: list[tuple[int, int]]) ->
     return weight
 
 
+def shuffle(rng: random.Random, cards: list[int]) -> None:
+    """``rng.shuffle(cards)``: the same draws, the same order (``tests/test_bots_shuffle.py``),
+    written out so that the compiled build (docs/engine.md) runs it without ``random.py``'s
+    Python-level steps. A subclass of ``Random`` may draw otherwise: it shuffles itself."""
+    if type(rng) is not random.Random:
+        rng.shuffle(cards)
+        return
+    bits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):  # random.shuffle's Fisher-Yates, from the end
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:  # random._randbelow_with_getrandbits: no bias
+            j = bits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 class Sampler:
     """Deals consistent with one observation, drawn uniformly among the simple candidates."""
 
@@ -321,7 +338,7 @@ class Sampler:
             taken.update(extra)
             hands[seat] = self._fixed[seat] + extra
         rest = [c for c in self._pool if c not in taken]
-        rng.shuffle(rest)
+        shuffle(rng, rest)
         i = 0
         for seat in range(n):
             need = 3 - len(hands[seat])

@@ -10,6 +10,7 @@ import random
 import time
 from typing import Any
 
+import truco
 from truco.match import Match
 from truco.variants import find_variant
 
@@ -51,4 +52,10 @@ def run(
         "hands_per_s": round(hands / elapsed),
         "actions_per_s": round(actions / elapsed),
         "actions_per_hand": round(actions / hands, 2),
+        "core": core(),
     }
+
+
+def core() -> str:
+    """Which build of the engine ran: ``compiled`` or ``pure`` (docs/engine.md)."""
+    return "compiled" if truco.COMPILED else "pure"

@@ -62,7 +62,20 @@ def _bench(args: argparse.Namespace) -> int:
             f"| {r['variant']} | {r['players']} | {r['hands_per_s']:,} | "
             f"{r['actions_per_s']:,} | {r['actions_per_hand']} |"
         )
+    print(_core_line())
     return 0
+
+
+def _core_line() -> str:
+    from truco.commands.bench import core
+
+    if core() == "compiled":
+        other = "TRUCO_PURE=1 runs the pure one"
+    elif os.environ.get("TRUCO_PURE", "") not in ("", "0"):
+        other = "TRUCO_PURE is set"
+    else:
+        other = "no current compiled build: python tools/compile_core.py makes one"
+    return f"\n(the {core()} engine core, docs/engine.md; {other})"
 
 
 def _env_bench(args: argparse.Namespace) -> int:
@@ -89,6 +102,7 @@ def _env_bench(args: argparse.Namespace) -> int:
     for i, (v, n) in enumerate(configs):
         cells = [f"{r['steps_per_s']:,}" for r in rows[i * len(adapters) : (i + 1) * len(adapters)]]
         print(f"| {v} | {n} | {' | '.join(cells)} |")
+    print(_core_line())
     return 0
 
 

@@ -7,6 +7,8 @@ module                             what it holds
                                    version 1), built from one seat's Observation only
 :mod:`truco.env.direct`            the same tensor and mask read straight from the match:
                                    what the adapters use per step (tested equal)
+:mod:`truco.env.entries`           the tensor's entries for :mod:`~truco.env.direct`
+                                   (standard library only: compiled with the core)
 :mod:`truco.env.opponents`         the bots that fill the seats a learner does not play
 :mod:`truco.env.render`            the table as text, the terminal game's layout
 :mod:`truco.env.pettingzoo_env`    ``truco_v0``, a PettingZoo AEC environment
@@ -24,7 +26,14 @@ only when such a bot is made.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import truco
+from truco import _core_build
+
+if truco.COMPILED:  # the tensor's entries, compiled (docs/engine.md), before the pure module
+    _core_build.extend(__path__, Path(truco.__file__).parent, "env")
 
 from truco.bots.base import Bot, register
 from truco.errors import TrucoError

@@ -24,7 +24,6 @@ from typing import Final
 import numpy as np
 
 from truco.actions import CLASSIC_ACTIONS as NUM_ACTIONS
-from truco.actions import ENVIDO, FALTA_ENVIDO, REAL_ENVIDO
 from truco.env.encoding import (
     Floats,
     Mask,
@@ -36,82 +35,17 @@ from truco.env.encoding import (
     offsets,
     public_line,
 )
-from truco.hand import ENVIDO_ACCEPTED, ENVIDO_PENDING, ENVIDO_REJECTED, ENVIDO_SETTLED, Hand
-from truco.match import PICA_PICA, Match, move_of
+from truco.env.entries import Offsets, entries
+from truco.match import Match, move_of
 from truco.observation import public_statements
 
-#: ``Hand.envido_state`` -> the ``envido_status`` section's index (no call, waiting, quiero,
-#: no quiero); an accepted envido stays "quiero" once it is compared.
-_ENVIDO_STATUS: Final = {
-    0: 0,
-    ENVIDO_PENDING: 1,
-    ENVIDO_ACCEPTED: 2,
-    ENVIDO_REJECTED: 3,
-    ENVIDO_SETTLED: 2,
-}
+_OFFSETS: Final[dict[int, Offsets]] = {}
 
 
-class _Offsets:
-    """The section offsets of one table size as attributes (a dict lookup each is slower)."""
-
-    __slots__ = (
-        "baza_results",
-        "buenas",
-        "camas",
-        "envido_caller",
-        "envido_calls",
-        "envido_status",
-        "folded",
-        "hand_points",
-        "in_duel",
-        "mano",
-        "pica_pica",
-        "played",
-        "score",
-        "shown",
-        "size",
-        "statements",
-        "truco_level",
-        "truco_owner",
-        "truco_pending",
-        "turn",
-    )
-
-    baza_results: int
-    buenas: int
-    camas: int
-    envido_caller: int
-    envido_calls: int
-    envido_status: int
-    folded: int
-    hand_points: int
-    in_duel: int
-    mano: int
-    pica_pica: int
-    played: int
-    score: int
-    shown: int
-    size: int
-    statements: int
-    truco_level: int
-    truco_owner: int
-    truco_pending: int
-    turn: int
-
-    def __init__(self, players: int) -> None:
-        for name, at in offsets(players).items():
-            if name != "hand":
-                setattr(self, name, at)
-        self.size = observation_size(players)
-
-
-_OFFSETS: Final[dict[int, _Offsets]] = {}
-
-
-def _offsets(players: int) -> _Offsets:
+def _offsets(players: int) -> Offsets:
     at = _OFFSETS.get(players)
     if at is None:
-        at = _OFFSETS[players] = _Offsets(players)
+        at = _OFFSETS[players] = Offsets(offsets(players), observation_size(players))
     return at
 
 
@@ -119,7 +53,7 @@ def encode_seat(match: Match, seat: int) -> Floats:
     """``encode(match.observation(seat))``, without building the observation."""
     if not match.hands:  # before the first deal: rare, take the slow path
         return encode(match.observation(seat))
-    ones, fracs, values = _entries(match, seat)
+    ones, fracs, values = entries(match, seat, _offsets(match.n))
     out = np.zeros(_offsets(match.n).size, np.float32)
     out.put(ones, 1.0)
     out.put(fracs, values)
@@ -136,7 +70,7 @@ def encode_seat_into(match: Match, seat: int, out: Floats, history: int = 0) -> 
         else:
             encode(obs, out)
         return
-    ones, fracs, values = _entries(match, seat)
+    ones, fracs, values = entries(match, seat, _offsets(match.n))
     if history:
         n = match.n
         base = _offsets(n).size
@@ -148,127 +82,6 @@ def encode_seat_into(match: Match, seat: int, out: Floats, history: int = 0) -> 
     out.fill(0.0)
     out.put(ones, 1.0)
     out.put(fracs, values)
-
-
-def _entries(match: Match, seat: int) -> tuple[list[int], list[int], list[float]]:
-    """The tensor's entries: the indices set to 1, and the other non-zero ones with values."""
-    n = match.n
-    at = _offsets(n)
-    hand = match.hand
-    log = match.hands[-1]
-    over = hand.over
-    history = hand.history
-    moves = log.moves if over else (log.moves + history if log.moves else history)
-    ones: list[int] = []
-    add = ones.append
-
-    # hand: own cards not yet played
-    seats = hand.seat_of
-    if not over and seat in seats:
-        ones.extend(hand.held[seats.index(seat)])
-    else:
-        own = list(log.cards[seat])
-        for code in moves:
-            if code >> 6 == seat and code & 63 < 40:
-                own.remove(code & 63)
-        ones.extend(own)
-
-    # played
-    played = at.played
-    count = [0] * n
-    for code in moves:
-        card = code & 63
-        if card < 40:
-            s = code >> 6
-            add(played + (count[s] * n + (s - seat) % n) * 40 + card)
-            count[s] += 1
-
-    team = seat & 1
-    base = at.baza_results
-    for b, winner in enumerate(hand.baza_results[:3]):
-        add(base + 3 * b + (2 if winner < 0 else winner ^ team))
-    actor = hand.actor
-    add(at.turn + ((seats[actor] - seat) % n if actor >= 0 else n))
-    add(at.mano + (log.mano - seat) % n)
-    base = at.in_duel
-    for s in seats:
-        add(base + (s - seat) % n)
-    base = at.folded
-    for p, alive in enumerate(hand.alive):
-        if not alive:
-            add(base + (seats[p] - seat) % n)
-    add(at.truco_level + hand.truco_level)
-    add(at.truco_pending + hand.truco_pending)
-    owner = hand.truco_owner
-    add(at.truco_owner + (0 if owner < 0 else 1 + (owner ^ team)))
-
-    chain = hand.envido_chain
-    base = at.envido_calls
-    if chain:
-        add(base + min(chain.count(ENVIDO), 4))
-        if REAL_ENVIDO in chain:
-            add(base + 5)
-        if FALTA_ENVIDO in chain:
-            add(base + 6)
-        add(at.envido_status + _ENVIDO_STATUS[hand.envido_state])
-        caller_team = 1 - hand.team[hand.envido_answerer]
-        add(at.envido_caller + (caller_team ^ team))
-    else:
-        add(base)
-        add(at.envido_status)
-
-    fracs: list[int] = []
-    values: list[float] = []
-    said = log.said if over or not hand.said else log.said + _seated(hand)
-    base = at.statements
-    for s, value in said:
-        slot = base + 3 * ((s - seat) % n)
-        if value is None:
-            add(slot + 2)
-        else:
-            add(slot)
-            fracs.append(slot + 1)
-            values.append(value / 33.0)
-    if over and hand.envido_winner >= 0:
-        base = at.shown
-        for card in hand.shown:
-            add(base + card)
-
-    rules = match.rules
-    target = rules.target
-    score = match.score
-    other = 1 - team
-    points = log.points
-    if over:
-        own_points, other_points = points[team], points[other]
-    else:
-        own_points = points[team] + hand.points[team]
-        other_points = points[other] + hand.points[other]
-    half = rules.half
-    if score[team] > half:
-        add(at.buenas)
-    if score[other] > half:
-        add(at.buenas + 1)
-    if log.kind == PICA_PICA:
-        add(at.pica_pica)
-    camas = match.camas
-    to_win = rules.camas_to_win
-    fracs += (at.score, at.score + 1, at.hand_points, at.hand_points + 1, at.camas, at.camas + 1)
-    values += (
-        score[team] / target,
-        score[other] / target,
-        min(own_points / target, 1.0),
-        min(other_points / target, 1.0),
-        camas[team] / to_win,
-        camas[other] / to_win,
-    )
-    return ones, fracs, values
-
-
-def _seated(hand: Hand) -> tuple[tuple[int, int | None], ...]:
-    """The current hand's statements with table seats (the hand keeps positions)."""
-    seat_of = hand.seat_of
-    return tuple((seat_of[p], v) for p, v in hand.said)
 
 
 def mask_of(match: Match, seat: int) -> Mask:

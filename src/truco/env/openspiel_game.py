@@ -232,6 +232,17 @@ class _Table:
         )
 
 
+_SORTED_DECKS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _sorted_deck(cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The deck in card order, made once per deck (a chance node lists what is left of it)."""
+    found = _SORTED_DECKS.get(cards)
+    if found is None:
+        found = _SORTED_DECKS[cards] = tuple(sorted(cards))
+    return found
+
+
 class TrucoState(pyspiel.State):  # type: ignore[misc]
     """A match in progress: a chance node while a hand is dealt, else the seat to act."""
 
@@ -274,8 +285,8 @@ class TrucoState(pyspiel.State):  # type: ignore[misc]
         return sorted(m.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = set(self._t.deal)
-        left = sorted(c for c in self._t.match.rules.cards if c not in dealt)
+        dealt = self._t.deal
+        left = [c for c in _sorted_deck(self._t.match.rules.cards) if c not in dealt]
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
