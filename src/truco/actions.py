@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from truco import cards
 from truco.errors import InvalidActionError, InvalidCardError
+from truco.slots import by_fields
 
 Action = int
 
@@ -158,17 +159,8 @@ class Move:
     action: Action
     caught_by: tuple[int, ...] = ()
 
-    def __reduce__(self) -> tuple[type[Move], tuple[object, ...]]:
-        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
-        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
-        return (
-            Move,
-            (
-                self.seat,
-                self.action,
-                self.caught_by,
-            ),
-        )
+    def __reduce__(self) -> tuple[type[Any], tuple[object, ...]]:
+        return by_fields(self)  # (the compiled build's frozen instances: docs/engine.md)
 
     @classmethod
     def parse(cls, text: str) -> Move:

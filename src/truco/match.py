@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self
 
 from truco.actions import Move, is_sena
 from truco.cards import NAMES
@@ -22,7 +22,7 @@ from truco.errors import IllegalActionError, InvalidCardError, RulesError
 from truco.hand import Hand
 from truco.options_hand import OptionHand, new_hand
 from truco.reasons import CAMA, GAME, Reason
-from truco.slots import slot_copier
+from truco.slots import by_fields, slot_copier
 from truco.variants import Rules, find_variant
 
 if TYPE_CHECKING:
@@ -63,18 +63,8 @@ class MatchStart:
     mano: int
     kind: str
 
-    def __reduce__(self) -> tuple[type[MatchStart], tuple[object, ...]]:
-        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
-        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
-        return (
-            MatchStart,
-            (
-                self.score,
-                self.camas,
-                self.mano,
-                self.kind,
-            ),
-        )
+    def __reduce__(self) -> tuple[type[Any], tuple[object, ...]]:
+        return by_fields(self)  # (the compiled build's frozen instances: docs/engine.md)
 
 
 @dataclass(slots=True)

@@ -10,13 +10,15 @@ cannot reach them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
+from typing import Any
 
 from truco.actions import MAZO, SENA_1E, SENA_ENVIDO, Move
 from truco.cards import NAMES
 from truco.hand import ENVIDO_PENDING, Hand
 from truco.match import MOVES, HandLog, Match
 from truco.reasons import ENVIDO, Reason
+from truco.slots import by_fields
 from truco.variants import Rules
 
 
@@ -36,10 +38,8 @@ class PublicHand:
     #: The seat that won each baza (-1 for a parda), one tuple per hand or pica-pica duel.
     bazas_won: tuple[tuple[int, ...], ...] = ()
 
-    def __reduce__(self) -> tuple[type[PublicHand], tuple[object, ...]]:
-        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
-        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
-        return (PublicHand, tuple(getattr(self, f.name) for f in fields(self)))
+    def __reduce__(self) -> tuple[type[Any], tuple[object, ...]]:
+        return by_fields(self)  # (the compiled build's frozen instances: docs/engine.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +96,8 @@ class Observation:
     #: The contraflor call waiting for an answer (docs/rules.md §11.3), or 0.
     flor_pending: int = 0
 
-    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
-        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
-        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
-        return (Observation, tuple(getattr(self, f.name) for f in fields(self)))
+    def __reduce__(self) -> tuple[type[Any], tuple[object, ...]]:
+        return by_fields(self)  # (the compiled build's frozen instances: docs/engine.md)
 
     @property
     def team(self) -> int:

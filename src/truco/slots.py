@@ -1,4 +1,5 @@
-"""Copying a fixed set of ``__slots__`` attributes from one object to another, fast.
+"""Copying a fixed set of ``__slots__`` attributes from one object to another, fast, and
+pickling frozen dataclasses by their fields.
 
 The engine's ``clone()`` methods (the hot path of every search bot and of OpenSpiel's tree
 walks) copy a few dozen immutable attributes. A loop of ``getattr``/``setattr`` costs about
@@ -8,6 +9,7 @@ out once, at import, the way :mod:`dataclasses` writes its ``__init__``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,3 +33,11 @@ def slot_copier(names: Sequence[str]) -> Callable[[Any, Any], None]:
     exec(f"def copy(src, dst):\n{body}", scope)  # names checked above: identifiers only
     copier: Callable[[Any, Any], None] = scope["copy"]
     return copier
+
+
+def by_fields(instance: Any) -> tuple[type[Any], tuple[object, ...]]:
+    """A frozen dataclass's ``__reduce__``: pickled and copied by its fields, through
+    ``__init__``. (A frozen instance of the compiled build, docs/engine.md, refuses the
+    default, which sets the fields one by one.)"""
+    values = tuple(getattr(instance, f.name) for f in dataclasses.fields(instance))
+    return (type(instance), values)

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from truco.cards import DECKS
 from truco.errors import RulesError
+from truco.slots import by_fields
 
 ENVIDO_CALLS: Final = ("envido", "real-envido", "falta-envido")
 
@@ -97,10 +98,8 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
-    def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
-        """Pickled and copied by its fields, through ``__init__`` (a frozen instance of the
-        compiled build, docs/engine.md, refuses the default, which sets them one by one)."""
-        return (Rules, tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+    def __reduce__(self) -> tuple[type[Any], tuple[object, ...]]:
+        return by_fields(self)  # (the compiled build's frozen instances: docs/engine.md)
 
     @property
     def max_truco_level(self) -> int:
