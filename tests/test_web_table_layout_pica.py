@@ -60,15 +60,23 @@ def test_a_pica_pica_hand_names_its_duels_on_the_table(
         label = page.locator(".pica .pica-now")
         label.wait_for(timeout=10_000)
         said = [f"Pica-pica: {names[a]} contra {names[b]}" for a, b in duels]
-        page.wait_for_function(
-            "said => said.includes(document.querySelector('.pica .pica-now')?.textContent)",
+        # one snapshot of the label, its list of duels and its box, taken in the page while
+        # it names one of this hand's duels: bots play a duel in about a second, and the
+        # label goes with the hand
+        snapshot = page.wait_for_function(
+            """said => {
+                const pica = document.querySelector('.pica');
+                const now = pica?.querySelector('.pica-now')?.textContent;
+                if (!said.includes(now)) return null;
+                const box = pica.getBoundingClientRect();
+                const duels = pica.querySelector('.pica-duels')?.textContent;
+                return {duels, x: box.x, width: box.width};
+            }""",
             arg=said,
-        )
+        ).json_value()
         pairs = " · ".join(f"{names[a]}–{names[b]}" for a, b in duels)
-        listed = page.locator(".pica .pica-duels").inner_text()
-        assert listed == f"Duelos de esta mano: {pairs}"
-        found = page.locator(".pica").bounding_box()
-        assert found is not None and found["x"] >= 0 and found["x"] + found["width"] <= width
+        assert snapshot["duels"] == f"Duelos de esta mano: {pairs}"
+        assert snapshot["x"] >= 0 and snapshot["x"] + snapshot["width"] <= width
     finally:
         context.close()
 
