@@ -11,7 +11,6 @@ library. Start with :class:`Match`::
     True
 """
 
-import os as _os
 import sys as _sys
 from pathlib import Path as _Path
 
@@ -20,9 +19,9 @@ from truco import _core_build
 _here = _Path(__file__).parent
 #: Whether the engine runs on the compiled build of its hot path (docs/engine.md): present,
 #: made from these very sources, and not turned off with ``TRUCO_PURE=1``.
-COMPILED: bool = _os.environ.get("TRUCO_PURE", "") in ("", "0") and _core_build.current(_here)
+COMPILED: bool = not _core_build.pure_asked() and _core_build.current(_here)
 if COMPILED:  # its modules are found before the pure ones; its shared library by name
-    _core_build.extend(__path__, _here)
+    _core_build.extend(__path__)
     _sys.path.append(str(_here / _core_build.FOLDER))
 
 from truco.actions import Action, Move, parse_token, token  # noqa: E402

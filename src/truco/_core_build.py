@@ -11,6 +11,7 @@ the environment always runs the pure core.
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from pathlib import Path
 from typing import Final
@@ -70,9 +71,14 @@ def current(package: Path) -> bool:
         return False
 
 
-def extend(path: list[str], package: Path, part: str = "") -> None:
+def pure_asked() -> bool:
+    """Whether ``TRUCO_PURE`` (set, and not ``0``) asks for the pure core."""
+    return os.environ.get("TRUCO_PURE", "") not in ("", "0")
+
+
+def extend(path: list[str], part: str = "") -> None:
     """Put the compiled modules of ``truco`` (or of its subpackage ``part``) first on the
     package's ``path``: called by the packages that hold compiled modules, once
     :data:`truco.COMPILED` is decided."""
-    folder = package / FOLDER / "truco"
+    folder = Path(__file__).parent / FOLDER / "truco"
     path.insert(0, str(folder / part if part else folder))

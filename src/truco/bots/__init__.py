@@ -5,13 +5,11 @@
 'random'
 """
 
-from pathlib import Path
-
 import truco
 from truco import _core_build
 
 if truco.COMPILED:  # the play-outs' compiled modules (docs/engine.md) before the pure ones
-    _core_build.extend(__path__, Path(truco.__file__).parent, "bots")
+    _core_build.extend(__path__, "bots")
 
 from truco.bots.base import Bot, bot_names, make_bot, register
 

@@ -67,15 +67,17 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _core_line() -> str:
+    from truco import _core_build
     from truco.commands.bench import core
 
-    if core() == "compiled":
+    built = core()
+    if built == "compiled":
         other = "TRUCO_PURE=1 runs the pure one"
-    elif os.environ.get("TRUCO_PURE", "") not in ("", "0"):
+    elif _core_build.pure_asked():
         other = "TRUCO_PURE is set"
     else:
         other = "no current compiled build: python tools/compile_core.py makes one"
-    return f"\n(the {core()} engine core, docs/engine.md; {other})"
+    return f"\n(the {built} engine core, docs/engine.md; {other})"
 
 
 def _env_bench(args: argparse.Namespace) -> int:

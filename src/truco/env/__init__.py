@@ -27,14 +27,13 @@ only when such a bot is made.
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
 from typing import Any
 
 import truco
 from truco import _core_build
 
 if truco.COMPILED:  # the tensor's entries, compiled (docs/engine.md), before the pure module
-    _core_build.extend(__path__, Path(truco.__file__).parent, "env")
+    _core_build.extend(__path__, "env")
 
 from truco.bots.base import Bot, register
 from truco.errors import TrucoError

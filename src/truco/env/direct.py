@@ -53,8 +53,9 @@ def encode_seat(match: Match, seat: int) -> Floats:
     """``encode(match.observation(seat))``, without building the observation."""
     if not match.hands:  # before the first deal: rare, take the slow path
         return encode(match.observation(seat))
-    ones, fracs, values = entries(match, seat, _offsets(match.n))
-    out = np.zeros(_offsets(match.n).size, np.float32)
+    at = _offsets(match.n)
+    ones, fracs, values = entries(match, seat, at)
+    out = np.zeros(at.size, np.float32)
     out.put(ones, 1.0)
     out.put(fracs, values)
     return out
@@ -70,10 +71,11 @@ def encode_seat_into(match: Match, seat: int, out: Floats, history: int = 0) -> 
         else:
             encode(obs, out)
         return
-    ones, fracs, values = entries(match, seat, _offsets(match.n))
+    at = _offsets(match.n)
+    ones, fracs, values = entries(match, seat, at)
     if history:
         n = match.n
-        base = _offsets(n).size
+        base = at.size
         width = n + NUM_ACTIONS
         for i, code in enumerate(match.hand_moves()[:history]):
             slot = base + i * width
